@@ -1,0 +1,25 @@
+# Chessboard combinatorics pipeline. Run: snakemake --cores all
+# Config: config/config.yaml (checked against workflow/schemas/config.schema.yaml).
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+# Each rules file appends the final outputs it owns to ALL_TARGETS.
+ALL_TARGETS = []
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/sweep.smk"
+include: "workflow/rules/tables.smk"
+include: "workflow/rules/queens.smk"
+include: "workflow/rules/exact.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        ALL_TARGETS,

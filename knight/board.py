@@ -1,0 +1,110 @@
+"""Boards, squares and the knight's neighbour tables.
+
+A board has ``rows`` x ``cols`` squares. Square index ``s = r * cols + c`` with row 0
+at the top and column 0 on the left; people see squares 1-based as ``(r + 1, c + 1)``.
+Moves are stored 0-based: index ``m`` is the conventions' move ``m + 1``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+#: (d_row, d_col) of moves 1..8 (index 0..7): move 1 is two down, one right, then clockwise.
+MOVES = np.array(
+    [(2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2)], dtype=np.int64
+)
+
+_BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ``rows`` x ``cols`` board (both at least 1)."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        for name in ("rows", "cols"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"board {name} must be a positive integer, got {value!r}")
+            object.__setattr__(self, name, int(value))
+        if self.rows * self.cols >= 2**31:
+            raise ValueError(f"board {self.rows}x{self.cols} is too large")
+
+    @property
+    def size(self) -> int:
+        """Number of squares."""
+        return self.rows * self.cols
+
+    @property
+    def square(self) -> bool:
+        """True for an N x N board."""
+        return self.rows == self.cols
+
+    @property
+    def name(self) -> str:
+        """``"8x8"`` style name, used in paths and tables."""
+        return f"{self.rows}x{self.cols}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def index(self, row: int, col: int) -> int:
+        """Square index of 0-based ``(row, col)``."""
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise ValueError(f"square ({row + 1}, {col + 1}) is off the {self.name} board")
+        return row * self.cols + col
+
+    def from_human(self, row: int, col: int) -> int:
+        """Square index of 1-based ``(row, col)`` as people write it."""
+        return self.index(row - 1, col - 1)
+
+    def coords(self, square: int) -> tuple[int, int]:
+        """0-based ``(row, col)`` of a square index."""
+        if not 0 <= square < self.size:
+            raise ValueError(f"square {square} is off the {self.name} board")
+        return divmod(int(square), self.cols)
+
+    def human(self, square: int) -> tuple[int, int]:
+        """1-based ``(row, col)`` of a square index."""
+        r, c = self.coords(square)
+        return r + 1, c + 1
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        """``int32[size, 8]``: square reached by move ``m`` from ``s``, or -1 if off board."""
+        r = np.arange(self.rows)[:, None, None]
+        c = np.arange(self.cols)[None, :, None]
+        nr = r + MOVES[:, 0]
+        nc = c + MOVES[:, 1]
+        ok = (nr >= 0) & (nr < self.rows) & (nc >= 0) & (nc < self.cols)
+        table = np.where(ok, nr * self.cols + nc, -1).reshape(self.size, 8)
+        return np.ascontiguousarray(table, dtype=np.int32)
+
+    @cached_property
+    def degrees(self) -> np.ndarray:
+        """``int32[size]``: number of on-board knight moves from each square."""
+        return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
+
+    def is_knight_move(self, a: int, b: int) -> bool:
+        """True when squares ``a`` and ``b`` are one knight move apart."""
+        (ra, ca), (rb, cb) = self.coords(a), self.coords(b)
+        return {abs(ra - rb), abs(ca - cb)} == {1, 2}
+
+
+def parse_board(text: str | int) -> Board:
+    """Parse ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns) into a :class:`Board`."""
+    if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
+        return Board(int(text), int(text))
+    m = _BOARD_RE.match(str(text))
+    if not m:
+        raise ValueError(f"board {text!r} is not N or RxC (e.g. 8 or 6x8)")
+    rows = int(m.group(1))
+    cols = int(m.group(2)) if m.group(2) else rows
+    return Board(rows, cols)

@@ -1,0 +1,1 @@
+"""Subcommands of the ``knight`` console command (see :mod:`knight.cli`)."""

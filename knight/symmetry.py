@@ -1,0 +1,127 @@
+"""The board's symmetry group acting on squares, moves and tie orders.
+
+A square board has the 8 symmetries of the square, a non-square board 4 (identity,
+half turn, the two mirrors). Each element is an integer 2x2 matrix ``A`` acting on
+move vectors ``(d_row, d_col)``; on squares it acts about the board centre. Element
+0 is always the identity. With the conventions' numbering a quarter turn maps move
+i to i+2 (mod 8) and the left-right mirror maps 1<->2, 3<->8, 4<->7, 5<->6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from knight.board import MOVES, Board
+from knight.orders import N_ORDERS, all_orders, ranks_of
+
+# Matrices acting on column vectors (d_row, d_col).
+_IDENTITY = ((1, 0), (0, 1))
+_HALF_TURN = ((-1, 0), (0, -1))
+_FLIP_ROWS = ((-1, 0), (0, 1))  # top <-> bottom
+_FLIP_COLS = ((1, 0), (0, -1))  # left <-> right
+_QUARTER = ((0, 1), (-1, 0))  # (dr, dc) -> (dc, -dr): clockwise on screen, move i -> i+2
+_THREE_QUARTER = ((0, -1), (1, 0))
+_TRANSPOSE = ((0, 1), (1, 0))
+_ANTI_TRANSPOSE = ((0, -1), (-1, 0))
+
+_RECT_ELEMENTS = (_IDENTITY, _HALF_TURN, _FLIP_ROWS, _FLIP_COLS)
+_SQUARE_ELEMENTS = _RECT_ELEMENTS + (_QUARTER, _THREE_QUARTER, _TRANSPOSE, _ANTI_TRANSPOSE)
+ELEMENT_NAMES = (
+    "identity", "half turn", "top-bottom mirror", "left-right mirror",
+    "quarter turn (clockwise)", "three-quarter turn", "transpose", "anti-transpose",
+)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Symmetry group of one board, as permutation tables.
+
+    ``squares[g, s]``: image of square ``s``; ``moves[g, m]``: image of move ``m``;
+    ``inverse[g]``: index of the inverse element.
+    """
+
+    board: Board
+    matrices: np.ndarray  # int64[G, 2, 2]
+    squares: np.ndarray  # int64[G, size]
+    moves: np.ndarray  # int64[G, 8]
+    inverse: np.ndarray  # int64[G]
+
+    @property
+    def order(self) -> int:
+        """Number of elements (8 or 4)."""
+        return len(self.matrices)
+
+    def names(self) -> tuple[str, ...]:
+        return ELEMENT_NAMES[: self.order]
+
+    def order_images(self) -> np.ndarray:
+        """``int64[G, 40320]``: rank of g·o for every element and order rank."""
+        return _order_images(self.board.square)
+
+    def class_ids(self) -> np.ndarray:
+        """``int64[40320]``: symmetry class id (smallest rank in the orbit) per order."""
+        return _class_ids(self.board.square)
+
+    def start_orbits(self, starts=None) -> list[np.ndarray]:
+        """Orbits of the given starts (default all squares), each sorted, by smallest member."""
+        starts = np.arange(self.board.size) if starts is None else np.unique(np.asarray(starts))
+        seen: set[int] = set()
+        orbits = []
+        for s in starts.tolist():
+            if s in seen:
+                continue
+            orbit = np.unique(self.squares[:, s])
+            seen.update(orbit.tolist())
+            orbits.append(orbit)
+        return orbits
+
+
+def _move_table(matrices: np.ndarray) -> np.ndarray:
+    images = np.einsum("gij,mj->gmi", matrices, MOVES)  # [G, 8, 2]
+    lookup = {tuple(v): i for i, v in enumerate(MOVES.tolist())}
+    return np.array([[lookup[tuple(v)] for v in g.tolist()] for g in images], dtype=np.int64)
+
+
+@lru_cache(maxsize=None)
+def group(board: Board) -> Group:
+    """The symmetry group of ``board``."""
+    mats = np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)
+    # Act about the centre: doubled coordinates keep everything integral.
+    r, c = np.divmod(np.arange(board.size), board.cols)
+    v = np.stack([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])  # [2, size]
+    w = np.einsum("gij,js->gis", mats, v)
+    rr = (w[:, 0] + board.rows - 1) // 2
+    cc = (w[:, 1] + board.cols - 1) // 2
+    squares = rr * board.cols + cc
+    # Matrices that are products of one another: find inverses by multiplication.
+    prod = np.einsum("gij,hjk->ghik", mats, mats)
+    eye = np.eye(2, dtype=np.int64)
+    inverse = np.array([int(np.flatnonzero((prod[g] == eye).all(axis=(1, 2)))[0]) for g in range(len(mats))])
+    return Group(board, mats, squares, _move_table(mats), inverse)
+
+
+@lru_cache(maxsize=2)
+def _order_images(square: bool) -> np.ndarray:
+    mats = np.array(_SQUARE_ELEMENTS if square else _RECT_ELEMENTS, dtype=np.int64)
+    moves = _move_table(mats)
+    orders = all_orders().astype(np.int64)
+    table = np.stack([ranks_of(moves[g][orders]) for g in range(len(mats))])
+    table.flags.writeable = False
+    return table
+
+
+@lru_cache(maxsize=2)
+def _class_ids(square: bool) -> np.ndarray:
+    ids = _order_images(square).min(axis=0)
+    ids.flags.writeable = False
+    return ids
+
+
+def orbit(board: Board, rank: int) -> np.ndarray:
+    """Ranks of g·o for every element g of the board's group (element order)."""
+    if not 0 <= rank < N_ORDERS:
+        raise ValueError(f"order rank {rank} is outside 0..{N_ORDERS - 1}")
+    return group(board).order_images()[:, rank]

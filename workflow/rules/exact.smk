@@ -1,0 +1,1 @@
+# exact stage: rules appending their final outputs to ALL_TARGETS.

@@ -1,0 +1,1 @@
+# queens stage: rules appending their final outputs to ALL_TARGETS.
