@@ -1,0 +1,275 @@
+"""Sweeps over (start, order) pairs of one board: planning chunks, running them on
+Dask, and the runs table they produce.
+
+A sweep is cut into *chunks* (one Snakemake job, one Parquet file each) made of
+whole start orbits under the board's symmetry group, and each chunk into one Dask
+task per orbit. Both engines compute the same rows:
+
+- ``brute``: every (start, order) pair walked by :func:`knight.warnsdorff.run_batch`;
+- ``tree``: :mod:`knight.tree`, which walks each distinct path once and derives
+  mirror-image starts by symmetry.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from knight.board import Board
+from knight.io import write_parquet
+from knight.orders import N_ORDERS, all_orders, rank as order_rank
+from knight.symmetry import group
+from knight.warnsdorff import padded, run_batch
+
+ENGINES = ("brute", "tree")
+DEFAULT_CHUNK_RUNS = 1_000_000
+
+#: Columns of the runs table, in order.
+RUNS_SCHEMA = pa.schema(
+    [
+        ("rows", pa.uint16()),
+        ("cols", pa.uint16()),
+        ("start", pa.uint32()),
+        ("order", pa.uint16()),
+        ("visited", pa.uint32()),
+        ("end", pa.uint32()),
+        ("complete", pa.bool_()),
+        ("closed", pa.bool_()),
+        ("ties", pa.uint16()),
+    ]
+)
+
+_OUTCOME_DTYPES = {
+    "visited": np.uint32,
+    "end": np.uint32,
+    "complete": np.bool_,
+    "closed": np.bool_,
+    "ties": np.uint16,
+}
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """What to run on one board: start squares (indices) and order ranks, both sorted."""
+
+    board: Board
+    starts: np.ndarray = field(default=None)
+    ranks: np.ndarray = field(default=None)
+    chunk_runs: int = DEFAULT_CHUNK_RUNS
+    engine: str = "tree"
+
+    def __post_init__(self) -> None:
+        starts = np.arange(self.board.size) if self.starts is None else np.asarray(self.starts)
+        ranks = np.arange(N_ORDERS) if self.ranks is None else np.asarray(self.ranks)
+        if starts.size == 0 or ranks.size == 0:
+            raise ValueError("a sweep needs at least one start and one order")
+        if starts.min() < 0 or starts.max() >= self.board.size:
+            bad = int(starts[(starts < 0) | (starts >= self.board.size)][0])
+            raise ValueError(f"start square {bad} is off the {self.board.name} board")
+        if ranks.min() < 0 or ranks.max() >= N_ORDERS:
+            raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine {self.engine!r} is not one of {', '.join(ENGINES)}")
+        if int(self.chunk_runs) < 1:
+            raise ValueError(f"chunk_runs must be at least 1, got {self.chunk_runs}")
+        object.__setattr__(self, "starts", np.unique(starts).astype(np.int64))
+        object.__setattr__(self, "ranks", np.unique(ranks).astype(np.int64))
+
+    @property
+    def runs(self) -> int:
+        return len(self.starts) * len(self.ranks)
+
+    def orbits(self) -> list[np.ndarray]:
+        """Selected starts grouped by symmetry orbit (restricted to the selection)."""
+        chosen = set(self.starts.tolist())
+        out = []
+        for orbit in group(self.board).start_orbits(self.starts):
+            kept = np.array([s for s in orbit.tolist() if s in chosen], dtype=np.int64)
+            out.append(kept)
+        return out
+
+    def chunks(self) -> list[list[np.ndarray]]:
+        """Orbits packed greedily, in order, into chunks of about ``chunk_runs`` runs."""
+        per_order = len(self.ranks)
+        chunks: list[list[np.ndarray]] = [[]]
+        load = 0
+        for orbit in self.orbits():
+            runs = len(orbit) * per_order
+            if chunks[-1] and load + runs > self.chunk_runs:
+                chunks.append([])
+                load = 0
+            chunks[-1].append(orbit)
+            load += runs
+        return chunks
+
+
+def n_chunks(spec: SweepSpec) -> int:
+    """Number of chunks (jobs, files) of a sweep."""
+    return len(spec.chunks())
+
+
+def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray) -> dict[str, np.ndarray]:
+    """Rows for every start in ``starts`` x every rank, by walking each pair."""
+    st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
+    rk = np.tile(np.asarray(ranks, np.uint16), len(starts))
+    out = {name: np.empty(len(st), dtype) for name, dtype in _OUTCOME_DTYPES.items()}
+    steps = run_batch(*padded(board), st, rk, all_orders(), out["visited"], out["end"],
+                      out["complete"], out["closed"], out["ties"])
+    out["start"] = st
+    out["order"] = rk
+    out["steps"] = np.array([steps], np.int64)
+    return out
+
+
+def orbit_rows(board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str) -> dict[str, np.ndarray]:
+    """Rows (sorted by start, then order) for the starts of one orbit under ``engine``.
+
+    Also returns ``steps`` (knight steps walked, one-element array) for benchmarks.
+    """
+    if engine == "brute":
+        return brute_orbit(board, starts, ranks)
+    if engine == "tree":
+        from knight.tree import tree_orbit
+
+        return tree_orbit(board, starts, ranks)
+    raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
+
+
+def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]]) -> pa.Table:
+    """Assemble orbit results into one runs table (``RUNS_SCHEMA``)."""
+    parts = list(parts)
+    n = sum(len(p["start"]) for p in parts)
+    cols = {
+        "rows": np.full(n, board.rows, np.uint16),
+        "cols": np.full(n, board.cols, np.uint16),
+    }
+    for name in ("start", "order", *_OUTCOME_DTYPES):
+        cols[name] = np.concatenate([p[name] for p in parts]) if parts else np.empty(0)
+    # Parts are sorted by (start, order) within an orbit; a stable sort on start
+    # makes the whole table sorted by (start, order).
+    perm = np.argsort(cols["start"], kind="stable")
+    for name in ("start", "order", *_OUTCOME_DTYPES):
+        cols[name] = cols[name][perm]
+    return pa.Table.from_arrays(
+        [pa.array(cols[f.name].astype(f.type.to_pandas_dtype(), copy=False), type=f.type) for f in RUNS_SCHEMA],
+        schema=RUNS_SCHEMA,
+    )
+
+
+@dataclass
+class ChunkResult:
+    table: pa.Table
+    steps: int
+    seconds: float
+
+
+def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkResult:
+    """Compute chunk ``chunk`` of ``spec``: one task per orbit, on ``client`` if given."""
+    chunks = spec.chunks()
+    if not 0 <= chunk < len(chunks):
+        raise ValueError(f"chunk {chunk} is outside 0..{len(chunks) - 1} for board {spec.board.name}")
+    orbits = chunks[chunk]
+    t0 = time.perf_counter()
+    if client is None:
+        parts = []
+        for orbit in orbits:
+            parts.append(orbit_rows(spec.board, orbit, spec.ranks, spec.engine))
+            if progress is not None:
+                progress.update(1)
+    else:
+        from dask.distributed import as_completed
+
+        board_f = client.scatter(spec.board, broadcast=True)
+        ranks_f = client.scatter(spec.ranks, broadcast=True)
+        futures = [
+            client.submit(orbit_rows, board_f, orbit, ranks_f, spec.engine, pure=False)
+            for orbit in orbits
+        ]
+        if progress is not None:
+            for _ in as_completed(futures, loop=client.loop):
+                progress.update(1)
+        parts = client.gather(futures)
+    steps = int(sum(int(p["steps"][0]) for p in parts))
+    table = to_table(spec.board, parts)
+    return ChunkResult(table, steps, time.perf_counter() - t0)
+
+
+def chunk_path(root: str | Path, board: Board, chunk: int) -> Path:
+    """Path of a chunk in the Hive-style runs dataset under ``root``."""
+    return Path(root) / f"board={board.name}" / f"part-{chunk:04d}.parquet"
+
+
+def write_chunk(result: ChunkResult, path: str | Path) -> None:
+    """Write a chunk's runs table atomically."""
+    write_parquet(result.table, path, row_group_size=1 << 20)
+
+
+@dataclass
+class SweepSummary:
+    board: Board
+    runs: int
+    complete: int
+    closed: int
+    steps: int
+    seconds: float
+    files: list[Path]
+
+
+def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progress=None) -> SweepSummary:
+    """Run every chunk of ``spec`` (writing ``out_dir/board=RxC/part-NNNN.parquet`` if given)."""
+    t0 = time.perf_counter()
+    runs = complete = closed = steps = 0
+    files = []
+    for k in range(n_chunks(spec)):
+        res = run_chunk(spec, k, client=client, progress=progress)
+        runs += res.table.num_rows
+        complete += int(np.count_nonzero(res.table.column("complete").to_numpy()))
+        closed += int(np.count_nonzero(res.table.column("closed").to_numpy()))
+        steps += res.steps
+        if out_dir is not None:
+            path = chunk_path(out_dir, spec.board, k)
+            write_chunk(res, path)
+            files.append(path)
+    return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
+
+
+def parse_starts(board: Board, starts) -> np.ndarray:
+    """Square indices of ``"all"`` or a list of 1-based ``[row, col]`` pairs."""
+    if starts is None or starts == "all":
+        return np.arange(board.size)
+    out = []
+    for pair in starts:
+        row, col = pair
+        if not (1 <= row <= board.rows and 1 <= col <= board.cols):
+            raise ValueError(f"start [{row}, {col}] is off the {board.name} board")
+        out.append(board.from_human(row, col))
+    return np.array(out, dtype=np.int64)
+
+
+def parse_orders(orders) -> np.ndarray:
+    """Ranks of ``"all"`` or a list of order strings."""
+    if orders is None or orders == "all":
+        return np.arange(N_ORDERS)
+    return np.array([order_rank(str(o)) for o in orders], dtype=np.int64)
+
+
+def iter_tables(spec: SweepSpec, client=None) -> Iterator[pa.Table]:
+    """Runs tables of every chunk, in order (nothing written)."""
+    for k in range(n_chunks(spec)):
+        yield run_chunk(spec, k, client=client).table
+
+
+def total_tasks(spec: SweepSpec) -> int:
+    return sum(len(c) for c in spec.chunks())
+
+
+__all__ = [
+    "ENGINES", "RUNS_SCHEMA", "SweepSpec", "ChunkResult", "SweepSummary", "brute_orbit",
+    "orbit_rows", "run_chunk", "write_chunk", "chunk_path", "sweep", "n_chunks",
+    "parse_starts", "parse_orders", "iter_tables", "total_tasks",
+]

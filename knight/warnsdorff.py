@@ -1,0 +1,186 @@
+"""Warnsdorff's rule with a fixed tie order: one run, or a numba batch of runs.
+
+The rule (CONVENTIONS.md): the start is visited first; candidates are on-board,
+unvisited squares one knight move away; a candidate's degree counts its on-board,
+unvisited neighbours; move to the least degree, ties broken by the tie order; stop
+when there is no candidate. A *tie point* is a step where two or more candidates
+share the least degree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from knight.board import MOVES, Board
+from knight.orders import N_ORDERS, all_orders, parse_order, rank as order_rank
+
+
+_BLOCKED = 100  # degree given to off-board and visited squares: never the least
+
+
+def padded(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Padded layout used by the kernels: a 2-square margin removes bounds checks.
+
+    Returns ``deg0`` (int32 per padded square: the degree on board, ``_BLOCKED`` on
+    the margin), ``offsets`` (int64[8]: index step of each move) and ``index``
+    (int64[size]: padded index of each board square).
+    """
+    width = board.cols + 4
+    deg0 = np.full((board.rows + 4) * width, _BLOCKED, dtype=np.int32)
+    r, c = np.divmod(np.arange(board.size), board.cols)
+    index = (r + 2) * width + (c + 2)
+    deg0[index] = board.degrees
+    offsets = MOVES[:, 0] * width + MOVES[:, 1]
+    return deg0, offsets.astype(np.int64), index.astype(np.int64)
+
+
+@nb.njit(nogil=True, cache=True)
+def _walk(deg0, offsets, start, order, deg, path):
+    """Run from padded square ``start`` under ``order`` (0-based moves, priority first).
+
+    ``deg`` (len(deg0)) and ``path`` (board size) are scratch; ``path`` receives the
+    padded squares in visiting order. Returns (squares visited, tie points).
+    """
+    deg[:] = deg0
+    cur = start
+    deg[cur] = _BLOCKED
+    path[0] = cur
+    for k in range(8):
+        deg[cur + offsets[k]] -= 1
+    n = 1
+    ties = 0
+    while True:
+        best = -1
+        bestd = _BLOCKED - 8  # visited/margin squares stay above this after decrements
+        nbest = 0
+        for i in range(8):
+            u = cur + offsets[order[i]]
+            d = deg[u]
+            if d < bestd:
+                bestd = d
+                best = u
+                nbest = 1
+            elif d == bestd:
+                nbest += 1
+        if best < 0:
+            break
+        ties += nbest > 1
+        cur = best
+        deg[cur] = _BLOCKED
+        path[n] = cur
+        n += 1
+        for k in range(8):
+            deg[cur + offsets[k]] -= 1
+    return n, ties
+
+
+@nb.njit(nogil=True, cache=True)
+def run_batch(deg0, offsets, index, starts, ranks, orders,
+              visited_out, end_out, complete_out, closed_out, ties_out):
+    """Run every pair ``(starts[i], ranks[i])`` into the outcome arrays; return knight steps.
+
+    ``deg0, offsets, index`` come from :func:`padded`; ``orders`` is
+    :func:`knight.orders.all_orders` (uint8[40320, 8]). Starts and ends are board
+    square indices. Outputs are indexed like ``starts``: squares visited, end square,
+    complete, closed, tie points.
+    """
+    size = index.shape[0]
+    unpad = np.full(deg0.shape[0], -1, np.int64)
+    for s in range(size):
+        unpad[index[s]] = s
+    deg = np.empty_like(deg0)
+    path = np.empty(size, np.int64)
+    steps = 0
+    for i in range(starts.shape[0]):
+        p0 = index[starts[i]]
+        n, ties = _walk(deg0, offsets, p0, orders[ranks[i]], deg, path)
+        pend = path[n - 1]
+        closed = False
+        if n == size:
+            for k in range(8):
+                if pend + offsets[k] == p0:
+                    closed = True
+        visited_out[i] = n
+        end_out[i] = unpad[pend]
+        complete_out[i] = n == size
+        closed_out[i] = closed
+        ties_out[i] = ties
+        steps += n - 1
+    return steps
+
+
+@dataclass(frozen=True)
+class Run:
+    """One Warnsdorff run: ``path`` holds the visited squares in order (start first)."""
+
+    board: Board
+    start: int
+    order: str
+    path: np.ndarray
+    ties: int
+
+    @property
+    def visited(self) -> int:
+        return len(self.path)
+
+    @property
+    def end(self) -> int:
+        return int(self.path[-1])
+
+    @property
+    def complete(self) -> bool:
+        return self.visited == self.board.size
+
+    @property
+    def closed(self) -> bool:
+        return self.complete and self.board.is_knight_move(self.start, self.end)
+
+    def numbering(self) -> np.ndarray:
+        """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
+        grid = np.zeros(self.board.size, dtype=np.int64)
+        grid[self.path] = np.arange(1, self.visited + 1)
+        return grid.reshape(self.board.rows, self.board.cols)
+
+
+def run(board: Board, start: int, order: str | int = "12345678") -> Run:
+    """The Warnsdorff run from square index ``start`` under ``order`` (string or rank)."""
+    if isinstance(order, str):
+        moves = parse_order(order)
+        text = order.strip()
+    else:
+        if not 0 <= int(order) < N_ORDERS:
+            raise ValueError(f"order rank {order} is outside 0..{N_ORDERS - 1}")
+        moves = all_orders()[int(order)]
+        text = "".join(str(int(m) + 1) for m in moves)
+    board.coords(start)  # validates
+    deg0, offsets, index = padded(board)
+    path = np.empty(board.size, np.int64)
+    n, ties = _walk(deg0, offsets, index[start], moves, np.empty_like(deg0), path)
+    unpad = np.full(len(deg0), -1, np.int64)
+    unpad[index] = np.arange(board.size)
+    return Run(board, int(start), text, unpad[path[:n]], int(ties))
+
+
+def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
+    """Outcome arrays of the pairs ``(starts[i], ranks[i])`` (brute force, one thread)."""
+    starts = np.ascontiguousarray(starts, dtype=np.uint32)
+    ranks = np.ascontiguousarray(ranks, dtype=np.uint16)
+    if starts.shape != ranks.shape:
+        raise ValueError("starts and ranks must have the same length")
+    n = len(starts)
+    out = {
+        "visited": np.empty(n, np.uint32),
+        "end": np.empty(n, np.uint32),
+        "complete": np.empty(n, np.bool_),
+        "closed": np.empty(n, np.bool_),
+        "ties": np.empty(n, np.uint16),
+    }
+    run_batch(*padded(board), starts, ranks, all_orders(), out["visited"], out["end"],
+              out["complete"], out["closed"], out["ties"])
+    return out
+
+
+__all__ = ["Run", "run", "run_batch", "outcomes", "order_rank"]
