@@ -1,11 +1,13 @@
 # Chessboard combinatorics pipeline. Run: snakemake --cores all
 # Config: config/config.yaml (checked against workflow/schemas/config.schema.yaml).
+import os
+
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 
-configfile: "config/config.yaml"
+configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
 
 # Each rules file appends the final outputs it owns to ALL_TARGETS.
@@ -23,3 +25,7 @@ rule all:
     default_target: True
     input:
         ALL_TARGETS,
+
+
+onstart:
+    remove_stale_chunks()

@@ -184,8 +184,8 @@ def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkR
     else:
         from dask.distributed import as_completed
 
-        board_f = client.scatter(spec.board, broadcast=True)
-        ranks_f = client.scatter(spec.ranks, broadcast=True)
+        board_f = client.scatter(spec.board, broadcast=True, hash=False)
+        ranks_f = client.scatter(spec.ranks, broadcast=True, hash=False)
         futures = [
             client.submit(orbit_rows, board_f, orbit, ranks_f, spec.engine, pure=False)
             for orbit in orbits

@@ -39,7 +39,8 @@ def lowbit_index(typingctx, x):
 
 
 @njit(nogil=True, cache=True)
-def _popcount_check(x):  # pragma: no cover - used by tests only
+def bit_stats(x):
+    """``(popcount, lowest set bit index)`` of a uint64; a compiled probe for tests."""
     return popcount(x), lowbit_index(x)
 
 

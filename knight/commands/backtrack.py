@@ -1,0 +1,75 @@
+"""``knight backtrack``: exact tour search by backtracking (seeds 001 and 003).
+
+    knight backtrack BOARD --start R,C [--closed] [--prune none|dead-ends|pairs]
+                     [--ordering warnsdorff|fixed] [--order 12345678] [--limit NODES] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def parse_square(text: str) -> tuple[int, int]:
+    """``"R,C"`` (1-based) into a pair of ints."""
+    parts = str(text).replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise ValueError(f"square {text!r} is not R,C (1-based row and column, e.g. 1,1)")
+    return int(parts[0]), int(parts[1])
+
+
+def register(subparsers) -> None:
+    from knight.exact.backtrack import ORDERINGS, PRUNE_LEVELS
+
+    p = subparsers.add_parser(
+        "backtrack", help="exact tour search by backtracking",
+        description="Search a knight's tour from one start by iterative backtracking "
+        "(numba), with Warnsdorff move ordering and dead-end pruning. Gives up cleanly "
+        "after --limit moves.",
+    )
+    p.add_argument("board", metavar="BOARD", help="N (N x N) or RxC, e.g. 8 or 3x7")
+    p.add_argument("--start", required=True, metavar="R,C", help="1-based start square")
+    p.add_argument("--closed", action="store_true", help="the tour must end a knight move from the start")
+    p.add_argument("--prune", choices=PRUNE_LEVELS, default="pairs",
+                   help="refuse moves that strand one square (dead-ends) or also a pair (pairs, default)")
+    p.add_argument("--ordering", choices=ORDERINGS, default="warnsdorff",
+                   help="try moves by least onward degree (default) or in --order alone")
+    p.add_argument("--order", default="12345678", metavar="ORDER",
+                   help="move priority as a tie order string (default 12345678)")
+    p.add_argument("--limit", type=int, default=10_000_000, metavar="NODES",
+                   help="give up after this many moves (default 10,000,000)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: found (true/false/null = gave up), path, nodes, backtracks, seconds")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from knight.board import parse_board
+    from knight.exact.backtrack import backtrack
+
+    board = parse_board(args.board)
+    start = board.from_human(*parse_square(args.start))
+    res = backtrack(board, start, closed=args.closed, prune=args.prune,
+                    ordering=args.ordering, order=args.order, limit=args.limit)
+    if args.json:
+        print(json.dumps(res.to_json()))
+        return 0
+    kind = "closed tour" if args.closed else "tour"
+    where = f"{board.name} from {board.human(start)}"
+    if res.found is None:
+        print(f"gave up: no {kind} of {where} decided within {res.nodes:,} nodes "
+              f"({res.backtracks:,} backtracks, {res.seconds:.3f} s); raise --limit")
+    elif not res.found:
+        why = {"colour rule": "start is on the minority colour of an odd board",
+               "odd board": "an odd board has no closed tour"}.get(res.reason, "search exhausted")
+        print(f"no {kind} of {where}: {why} ({res.nodes:,} nodes, {res.backtracks:,} backtracks, "
+              f"{res.seconds:.3f} s)")
+    else:
+        print(f"{kind} of {where}: {res.nodes:,} nodes, {res.backtracks:,} backtracks, {res.seconds:.3f} s")
+        steps = [0] * board.size
+        for i, s in enumerate(res.path):
+            steps[int(s)] = i + 1
+        width = len(str(board.size))
+        for r in range(board.rows):
+            print(" ".join(f"{steps[r * board.cols + c]:>{width}}" for c in range(board.cols)))
+    return 0

@@ -1,0 +1,87 @@
+"""``knight queens``: dominating sets of k queens and non-attacking placements of n queens.
+
+    knight queens dominate N K [--workers P] [--tasks T] [--json] [--output FILE]
+    knight queens place N [--workers P] [--tasks T] [--json] [--output FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from knight.queens.parallel import DEFAULT_TASKS
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, default=1, metavar="P",
+                   help="Dask worker threads (default 1: tasks run in turn on this thread)")
+    p.add_argument("--tasks", type=int, default=DEFAULT_TASKS, metavar="T",
+                   help=f"tasks the search is split into (default {DEFAULT_TASKS})")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="existing Dask scheduler to use instead of a local cluster")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (n, [k,] solutions, classes, seconds)")
+    p.add_argument("--output", default=None, metavar="FILE.parquet",
+                   help="also write every solution as Parquet (and CSV beside it)")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "queens", help="queens: dominating sets and non-attacking placements",
+        description="Count queens' dominating sets or N-queens placements, split over Dask workers.",
+    )
+    sub = parser.add_subparsers(dest="queens_command", metavar="{dominate,place}", required=True)
+    dom = sub.add_parser("dominate", help="every set of K queens covering the N x N board",
+                         description="Every set of K queens that covers every square of the N x N board.")
+    dom.add_argument("n", type=int, metavar="N", help="board side")
+    dom.add_argument("k", type=int, metavar="K", help="number of queens")
+    _common(dom)
+    dom.set_defaults(func=_run)
+    pl_ = sub.add_parser("place", help="every placement of N non-attacking queens on N x N",
+                         description="Every placement of N mutually non-attacking queens on the N x N board.")
+    pl_.add_argument("n", type=int, metavar="N", help="board side")
+    _common(pl_)
+    pl_.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from knight.cluster import dask_client
+    from knight.queens import dominate, place
+    from knight.queens.checks import check_workers
+
+    workers = check_workers(args.workers)
+    keep = args.output is not None
+
+    def search(client=None):
+        if args.queens_command == "dominate":
+            return dominate(args.n, args.k, workers=workers, tasks=args.tasks, keep=keep, client=client)
+        return place(args.n, workers=workers, tasks=args.tasks, keep=keep, client=client)
+
+    # Validate before starting a cluster: a bad n or k fails in well under a second.
+    from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks
+
+    check_tasks(args.tasks)
+    if args.queens_command == "dominate":
+        check_k(args.k, check_n(args.n, limit=MAX_DOMINATE_N))
+    else:
+        check_n(args.n, limit=MAX_PLACE_N)
+    from knight.queens.search import warm_up
+
+    warm_up()
+    if workers > 1 or args.scheduler:
+        with dask_client(workers, args.scheduler) as client:
+            result = search(client)
+    else:
+        result = search()
+    if keep:
+        from knight.queens.tables import solutions_frame, write_solutions
+
+        write_solutions(solutions_frame(result), args.output)
+    if args.json:
+        print(json.dumps(result.summary()))
+        return 0
+    what = (f"{result.k} queens dominating {result.n}x{result.n}" if result.problem == "dominate"
+            else f"{result.n} non-attacking queens on {result.n}x{result.n}")
+    print(f"{what}: {result.solutions:,} solutions, {result.classes:,} up to symmetry")
+    print(f"{result.seconds:.3f} s, {result.workers} worker(s), {result.tasks} task(s)")
+    return 0

@@ -1,0 +1,27 @@
+"""Published counts (CONVENTIONS.md; OEIS A075458, A002564, A000170, A002562)."""
+
+from __future__ import annotations
+
+#: Fewest queens dominating the n x n board, gamma(n) (A075458).
+GAMMA = {1: 1, 2: 1, 3: 1, 4: 2, 5: 3, 6: 3, 7: 4, 8: 5, 9: 5, 10: 5, 11: 5, 12: 6}
+#: Dominating sets of gamma(n) queens (A002564).
+DOMINATING_SETS = {1: 1, 2: 4, 3: 1, 4: 12, 5: 186, 6: 4, 7: 86, 8: 4860, 9: 114, 10: 8, 11: 2, 12: 8}
+#: Placements of n non-attacking queens (A000170).
+PLACEMENTS = {
+    1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680,
+    12: 14200, 13: 73712, 14: 365596, 15: 2279184, 16: 14772512, 17: 95815104, 18: 666090624,
+}
+#: ... up to the 8 symmetries (A002562).
+PLACEMENT_CLASSES = {
+    1: 1, 2: 0, 3: 0, 4: 1, 5: 2, 6: 1, 7: 6, 8: 12, 9: 46, 10: 92, 11: 341,
+    12: 1787, 13: 9233, 14: 45752, 15: 285053, 16: 1846955, 17: 11977939, 18: 83263591,
+}
+
+
+def published(problem: str, n: int, k: int) -> tuple[int | None, int | None]:
+    """``(solutions, classes)`` published for the instance, None where unknown."""
+    if problem == "place":
+        return PLACEMENTS.get(n), PLACEMENT_CLASSES.get(n)
+    if GAMMA.get(n) == k:
+        return DOMINATING_SETS.get(n), None
+    return None, None

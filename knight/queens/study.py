@@ -1,0 +1,162 @@
+"""Speed-up study: time the same searches with 1, 2, 4 ... Dask workers.
+
+T(p) is the wall time of a search with ``p`` worker threads (same tasks for every p);
+S(p) = T(1) / T(p) and E(p) = S(p) / p use medians over repeats (CONVENTIONS.md).
+Beside T(1) stands the best single-thread code (one kernel call, no Dask, no split):
+the honest baseline.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import polars as pl
+
+from knight.cluster import dask_client
+from knight.queens.checks import (
+    MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers,
+)
+from knight.queens.search import dominate, dominate_serial, place, place_serial, warm_up
+
+TIMING_SCHEMA = {
+    "instance": pl.String, "problem": pl.String, "n": pl.Int32, "k": pl.Int32,
+    "mode": pl.String, "workers": pl.Int32, "repeat": pl.Int32, "seconds": pl.Float64,
+    "tasks": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64, "nodes": pl.Int64,
+    "imbalance": pl.Float64, "note": pl.String,
+}
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One search: ``problem`` "dominate" (k queens) or "place" (n queens)."""
+
+    problem: str
+    n: int
+    k: int
+
+    @property
+    def label(self) -> str:
+        return f"dominate n={self.n} k={self.k}" if self.problem == "dominate" else f"place n={self.n}"
+
+    def run(self, *, tasks: int, client=None):
+        if self.problem == "dominate":
+            return dominate(self.n, self.k, tasks=tasks, client=client)
+        return place(self.n, tasks=tasks, client=client)
+
+    def run_serial(self):
+        return dominate_serial(self.n, self.k) if self.problem == "dominate" else place_serial(self.n)
+
+
+def parse_instance(spec: dict) -> Instance:
+    """``{"problem": "dominate", "n": 8, "k": 5}`` or ``{"problem": "place", "n": 16}``."""
+    problem = spec.get("problem")
+    if problem == "dominate":
+        n = check_n(spec.get("n"), limit=MAX_DOMINATE_N)
+        if "k" not in spec:
+            raise ValueError(f"dominate instance {spec!r} needs k")
+        return Instance("dominate", n, check_k(spec["k"], n))
+    if problem == "place":
+        if "k" in spec and spec["k"] != spec.get("n"):
+            raise ValueError(f"place instance {spec!r}: k must be absent (it is n)")
+        n = check_n(spec.get("n"), limit=MAX_PLACE_N)
+        return Instance("place", n, n)
+    raise ValueError(f"instance problem must be 'dominate' or 'place', got {problem!r}")
+
+
+def worker_counts(workers, threads: int) -> tuple[list[int], list[int]]:
+    """``(run, skipped)``: "auto" is 1, 2, 4 ... up to ``threads``; a list is split at ``threads``."""
+    threads = check_workers(threads)
+    if workers == "auto":
+        counts, p = [], 1
+        while p <= threads:
+            counts.append(p)
+            p *= 2
+        if counts[-1] != threads:
+            counts.append(threads)
+        return counts, []
+    counts = sorted({check_workers(p) for p in workers})
+    if 1 not in counts:
+        counts.insert(0, 1)  # S(p) needs T(1)
+    return [p for p in counts if p <= threads], [p for p in counts if p > threads]
+
+
+def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sys.stderr) -> pl.DataFrame:
+    """Time every instance: serial baseline and each worker count, ``repeats`` times.
+
+    Rows of worker counts above ``threads`` are kept with null seconds and a note.
+    Raises if any run's counts differ from the others' (they must not).
+    """
+    instances = [parse_instance(s) if isinstance(s, dict) else s for s in instances]
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, got repeats={repeats}")
+    tasks = check_tasks(tasks)
+    run_counts, skipped = worker_counts(workers, threads)
+    for p in skipped:
+        print(f"queens study: skipping {p} workers: the job has {threads} thread(s)", file=log)
+    warm_up()
+    rows, seen = [], {}
+
+    def add(inst, mode, p, rep, res, note=None):
+        key = (res.solutions, res.classes)
+        if seen.setdefault(inst, key) != key:
+            raise RuntimeError(f"{inst.label}: {mode} p={p} found {key}, earlier runs {seen[inst]}")
+        rows.append(dict(instance=inst.label, problem=inst.problem, n=inst.n, k=inst.k, mode=mode,
+                         workers=p, repeat=rep, seconds=res.seconds, tasks=res.tasks,
+                         solutions=res.solutions, classes=res.classes, nodes=res.nodes,
+                         imbalance=res.imbalance, note=note))
+        print(f"queens study: {inst.label} {mode} p={p} repeat {rep}: {res.seconds:.3f} s", file=log)
+
+    # Repeats outermost, so drifting load on a shared machine hits every p alike.
+    for rep in range(repeats):
+        for inst in instances:
+            add(inst, "serial", 1, rep, inst.run_serial())
+        for p in run_counts:
+            with dask_client(p) as client:
+                for inst in instances:
+                    add(inst, "dask", p, rep, inst.run(tasks=tasks, client=client))
+    for inst in instances:
+        for p in skipped:
+            rows.append(dict(instance=inst.label, problem=inst.problem, n=inst.n, k=inst.k,
+                             mode="dask", workers=p, repeat=None, seconds=None, tasks=None,
+                             solutions=None, classes=None, nodes=None, imbalance=None,
+                             note=f"skipped: the job has {threads} thread(s)"))
+    return pl.DataFrame(rows, schema=TIMING_SCHEMA, orient="row")
+
+
+def speedup_table(timings: pl.DataFrame) -> pl.DataFrame:
+    """Per instance and worker count: median T(p), S(p) = T(1)/T(p), E(p) = S(p)/p.
+
+    ``serial_seconds`` / ``serial_best_seconds``: median and best time of the
+    single-thread code; ``serial_speedup`` = serial median / T(p).
+    """
+    keys = ["instance", "problem", "n", "k"]
+    serial = (
+        timings.filter(pl.col("mode") == "serial")
+        .group_by(keys)
+        .agg(serial_seconds=pl.col("seconds").median(), serial_best_seconds=pl.col("seconds").min())
+    )
+    dask = timings.filter(pl.col("mode") == "dask")
+    per_p = dask.group_by([*keys, "workers"]).agg(
+        seconds=pl.col("seconds").median(),
+        best_seconds=pl.col("seconds").min(),
+        runs=pl.col("seconds").count(),
+        tasks=pl.col("tasks").max(),
+        solutions=pl.col("solutions").max(),
+        imbalance=pl.col("imbalance").median(),
+        note=pl.col("note").drop_nulls().first(),
+    )
+    t1 = per_p.filter(pl.col("workers") == 1).select([*keys, pl.col("seconds").alias("t1")])
+    return (
+        per_p.join(t1, on=keys, how="left")
+        .join(serial, on=keys, how="left")
+        .with_columns(speedup=pl.col("t1") / pl.col("seconds"))
+        .with_columns(
+            efficiency=pl.col("speedup") / pl.col("workers"),
+            serial_speedup=pl.col("serial_seconds") / pl.col("seconds"),
+        )
+        .select([*keys, "workers", "runs", "seconds", "best_seconds", "speedup", "efficiency",
+                 "serial_seconds", "serial_best_seconds", "serial_speedup", "tasks", "solutions",
+                 "imbalance", "note"])
+        .sort(["instance", "workers"])
+    )

@@ -1,0 +1,93 @@
+"""Solutions as tables people can read: one row per dominating set or placement.
+
+Columns: ``problem`` ("dominate"/"place"), ``n``, ``k``, ``set_id`` (0-based, sets in
+lexicographic order of their sorted squares), ``squares`` (list of square indices
+``r*n + c``, ascending), ``cells`` (the same squares 1-based as ``(row,col)``),
+``class_id`` (set id of the class representative: the orbit member smallest as a
+sorted tuple), ``representative`` (the set is its class's representative) and
+``orbit`` (number of distinct images under the 8 symmetries).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import polars as pl
+
+from knight.io import atomic_path, write_frame
+from knight.queens.search import SearchResult
+from knight.queens.symmetry import square_images
+
+
+#: Columns and types of a solutions table.
+SCHEMA = {
+    "problem": pl.String, "n": pl.Int32, "k": pl.Int32, "set_id": pl.Int64,
+    "squares": pl.List(pl.Int32), "cells": pl.String, "class_id": pl.Int64,
+    "representative": pl.Boolean, "orbit": pl.Int32,
+}
+
+
+def squares_of(result: SearchResult) -> np.ndarray:
+    """int32[solutions, k]: sorted squares of every kept solution."""
+    if result.sets is None:
+        raise ValueError("the search did not keep its solutions (keep=False)")
+    sets = np.asarray(result.sets, dtype=np.int64)
+    if result.problem == "place":
+        sets = np.arange(result.n)[None, :] * result.n + sets
+    return sets
+
+
+def classes_of(sets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(class_id, orbit)`` per row of ``sets`` (int[m, k], rows sorted and ascending).
+
+    ``class_id`` is the row index of the orbit's smallest member, which must be among
+    the rows (the solutions of a symmetric problem are closed under symmetry).
+    """
+    m, k = sets.shape
+    if m == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    images = square_images(n)
+    stacked = np.sort(images[:, sets], axis=2).reshape(-1, k)  # [8*m, k], g-major
+    uniq, rank = np.unique(stacked, axis=0, return_inverse=True)
+    rank = rank.reshape(images.shape[0], m)
+    smallest = rank.min(axis=0)
+    row_of_rank = np.full(len(uniq), -1, dtype=np.int64)
+    row_of_rank[rank[0]] = np.arange(m)
+    class_id = row_of_rank[smallest]
+    if (class_id < 0).any():
+        raise ValueError("solutions are not closed under the board's symmetries")
+    orbit = np.array([len(set(col)) for col in rank.T.tolist()], dtype=np.int64)
+    return class_id, orbit
+
+
+def solutions_frame(result: SearchResult) -> pl.DataFrame:
+    """One row per kept solution of ``result`` (see the module docstring for columns)."""
+    sets = squares_of(result)
+    n, k = result.n, result.k
+    order = np.lexsort(sets.T[::-1]) if len(sets) else np.zeros(0, np.int64)
+    sets = sets[order]
+    class_id, orbit = classes_of(sets, n)
+    cells = [" ".join(f"({s // n + 1},{s % n + 1})" for s in row) for row in sets.tolist()]
+    return pl.DataFrame(
+        {
+            "problem": [result.problem] * len(sets),
+            "n": np.full(len(sets), n, dtype=np.int32),
+            "k": np.full(len(sets), k, dtype=np.int32),
+            "set_id": np.arange(len(sets), dtype=np.int64),
+            "squares": sets.tolist(),
+            "cells": cells,
+            "class_id": class_id,
+            "representative": class_id == np.arange(len(sets)),
+            "orbit": orbit.astype(np.int32),
+        },
+        schema=SCHEMA,
+    )
+
+
+def write_solutions(frame: pl.DataFrame, path: str | os.PathLike) -> None:
+    """Write ``frame`` to Parquet atomically, and a CSV beside it (squares space-separated)."""
+    write_frame(frame, path, csv=False)
+    flat = frame.with_columns(pl.col("squares").cast(pl.List(pl.String)).list.join(" "))
+    with atomic_path(os.fspath(path).rsplit(".", 1)[0] + ".csv") as tmp:
+        flat.write_csv(tmp)

@@ -1,0 +1,186 @@
+"""The tie-tree engine against the brute-force engine, row for row.
+
+Brute force (``knight.sweep.brute_orbit`` / ``knight.warnsdorff._walk``) walks every
+(start, order) pair and knows nothing of trees or symmetry: it is the independent
+check. Expectations are never derived from ``knight.tree`` itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knight.board import Board, parse_board
+from knight.orders import N_ORDERS, all_orders
+from knight.sweep import SweepSpec, brute_orbit, iter_tables, orbit_rows
+from knight.symmetry import group
+from knight.tree import search, tree_orbit
+from knight.warnsdorff import _walk, padded
+
+COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
+ALL = np.arange(N_ORDERS, dtype=np.int64)
+
+
+def assert_rows_equal(tree, brute, label=""):
+    for name in COLUMNS:
+        assert tree[name].dtype == brute[name].dtype, (label, name, tree[name].dtype, brute[name].dtype)
+        if not np.array_equal(tree[name], brute[name]):
+            bad = np.flatnonzero(tree[name] != brute[name])
+            raise AssertionError(
+                f"{label}: column {name} differs in {len(bad)} rows, first at row {bad[0]}: "
+                f"start {brute['start'][bad[0]]}, order {brute['order'][bad[0]]}, "
+                f"tree {tree[name][bad[0]]} vs brute {brute[name][bad[0]]}"
+            )
+    assert tree["steps"].shape == (1,) and tree["steps"].dtype == np.int64
+
+
+# Full sweeps: every start orbit x every order, tree == brute row for row.
+@pytest.mark.parametrize("name", ["5", "6", "7", "8", "3x7", "4x5", "5x6", "6x8"])
+def test_full_sweep_matches_brute(name):
+    board = parse_board(name)
+    spec = SweepSpec(board)
+    tree_steps = brute_steps = 0
+    for orbit in spec.orbits():
+        tree = tree_orbit(board, orbit, spec.ranks)
+        brute = brute_orbit(board, orbit, spec.ranks)
+        assert_rows_equal(tree, brute, f"{name} orbit {orbit.tolist()}")
+        tree_steps += int(tree["steps"][0])
+        brute_steps += int(brute["steps"][0])
+    assert tree_steps < brute_steps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["9", "10"])
+def test_full_sweep_matches_brute_9_10(name):
+    """Every orbit of 9x9 and 10x10, every order (about 11 s of brute force)."""
+    test_full_sweep_matches_brute(name)
+
+
+def test_totals_match_conventions():
+    """Published brute-force totals of CONVENTIONS.md, from the tree engine."""
+    for n, complete, closed in ((5, 376_320, 0), (6, 1_431_808, 182_448)):
+        board = Board(n, n)
+        rows = [tree_orbit(board, orbit, ALL) for orbit in group(board).start_orbits()]
+        assert sum(len(r["start"]) for r in rows) == n * n * N_ORDERS
+        assert sum(int(r["complete"].sum()) for r in rows) == complete
+        assert sum(int(r["closed"].sum()) for r in rows) == closed
+
+
+# Larger boards: random starts (partial orbits) and random orders.
+@pytest.mark.parametrize("name, n_starts, n_orders, seed", [
+    ("11", 3, 300, 1), ("12", 4, 300, 2), ("16", 3, 200, 3), ("7x13", 3, 300, 4), ("20", 2, 100, 5),
+])
+def test_sampled_starts_and_orders(name, n_starts, n_orders, seed):
+    board = parse_board(name)
+    rng = np.random.default_rng(seed)
+    grp = group(board)
+    ranks = np.unique(rng.choice(N_ORDERS, n_orders, replace=False)).astype(np.int64)
+    for s in rng.choice(board.size, n_starts, replace=False):
+        orbit = np.unique(grp.squares[:, s])
+        starts = np.unique(rng.choice(orbit, min(2, len(orbit)), replace=False)).astype(np.int64)
+        brute = brute_orbit(board, starts, ranks)
+        for full in (None, True, False):  # auto (slice mode here), constraint mode, slice mode
+            tree = tree_orbit(board, starts, ranks, full=full)
+            assert_rows_equal(tree, brute, f"{name} starts {starts.tolist()} full={full}")
+
+
+def test_slice_mode_all_orders_matches_brute():
+    """Slice mode (wanted ranks carried down the tree) on every order, 6x6 and 5x6."""
+    for name in ("6", "5x6"):
+        board = parse_board(name)
+        for orbit in group(board).start_orbits():
+            brute = brute_orbit(board, orbit, ALL)
+            assert_rows_equal(tree_orbit(board, orbit, ALL, full=False), brute, f"{name} slice")
+
+
+def test_one_order_per_start():
+    board = Board(8, 8)
+    for s, r in ((0, 0), (63, 40319), (9, 12345), (27, 777)):
+        starts, ranks = np.array([s]), np.array([r])
+        assert_rows_equal(tree_orbit(board, starts, ranks), brute_orbit(board, starts, ranks), f"8 {s} {r}")
+
+
+# Starts fixed by a symmetry, and single non-representative members of an orbit.
+@pytest.mark.parametrize("name, human", [
+    ("5", [(3, 3)]),              # centre of an odd board: fixed by the whole group
+    ("9", [(5, 5)]),
+    ("7", [(2, 2), (6, 6)]),      # diagonal squares: fixed by a reflection
+    ("8", [(7, 2)]),              # anti-diagonal, not the orbit's smallest square
+    ("8", [(8, 8)]),
+    ("3x7", [(2, 4)]),            # centre of a rectangle
+    ("5x6", [(3, 2), (3, 5)]),    # middle row of an odd-height rectangle
+    ("6x8", [(6, 8)]),
+])
+def test_symmetry_fixed_and_partial_orbits(name, human):
+    board = parse_board(name)
+    starts = np.array(sorted(board.from_human(r, c) for r, c in human), dtype=np.int64)
+    rng = np.random.default_rng(len(human) * board.size)
+    for ranks in (ALL, np.sort(rng.choice(N_ORDERS, 500, replace=False)).astype(np.int64)):
+        assert_rows_equal(tree_orbit(board, starts, ranks), brute_orbit(board, starts, ranks),
+                          f"{name} {human}")
+
+
+# The partition property: each order lands in exactly one leaf, one leaf per distinct path.
+def _brute_paths(board, start):
+    """Path (bytes) and tie count of every order from ``start``, walked one by one."""
+    deg0, offsets, index = padded(board)
+    deg = np.empty_like(deg0)
+    path = np.empty(board.size, np.int64)
+    orders = all_orders()
+    paths, ties = [], np.empty(N_ORDERS, np.int64)
+    for r in range(N_ORDERS):
+        n, t = _walk(deg0, offsets, index[start], orders[r], deg, path)
+        paths.append(path[:n].tobytes())
+        ties[r] = t
+    return paths, ties
+
+
+@pytest.mark.parametrize("name, start", [("5", 0), ("5", 12), ("6", 7), ("8", 0), ("8", 27), ("4x5", 1)])
+def test_leaves_partition_orders_by_path(name, start):
+    board = parse_board(name)
+    paths, ties = _brute_paths(board, start)
+    distinct = {p: i for i, p in enumerate(dict.fromkeys(paths))}
+    path_id = np.array([distinct[p] for p in paths])
+    for full in (True, False):
+        res = search(board, start, full=full)
+        leaf_of = res["leaf_of"]
+        assert leaf_of.min() >= 0  # every order labelled
+        assert int(res["orders"].sum()) == N_ORDERS and (res["orders"] > 0).all()
+        # One leaf per distinct path, and the same grouping of orders.
+        assert len(res["visited"]) == len(distinct)
+        pairs = set(zip(leaf_of.tolist(), path_id.tolist()))
+        assert len(pairs) == len(distinct)
+        # The leaf's tie count is the tie count of each of its orders.
+        assert np.array_equal(res["ties"][leaf_of].astype(np.int64), ties)
+
+
+def test_partition_counts_every_start():
+    """Leaves of every start of 7x7 and 6x8 cover the 40,320 orders exactly once."""
+    for name in ("7", "6x8"):
+        board = parse_board(name)
+        for s in range(board.size):
+            res = search(board, s)
+            counts = np.bincount(res["leaf_of"], minlength=len(res["visited"]))
+            assert counts.sum() == N_ORDERS and (counts > 0).all()
+            assert np.array_equal(counts, res["orders"])
+
+
+def test_rejects_starts_from_two_orbits():
+    board = Board(8, 8)
+    with pytest.raises(ValueError):
+        tree_orbit(board, np.array([0, 1]), ALL[:3])
+
+
+def test_sweep_tables_equal_between_engines():
+    """Through the sweep plumbing (chunks of orbits, table assembly), 5x5, a few orders."""
+    board = Board(5, 5)
+    ranks = np.array([0, 1, 100, 5040, 40319])
+    tables = {
+        engine: list(iter_tables(SweepSpec(board, ranks=ranks, engine=engine, chunk_runs=40)))
+        for engine in ("tree", "brute")
+    }
+    assert len(tables["tree"]) == len(tables["brute"]) > 1
+    for a, b in zip(tables["tree"], tables["brute"]):
+        assert a.equals(b)
+    rows = orbit_rows(board, np.array([0, 4, 20, 24]), ranks, "tree")
+    assert rows["start"].tolist() == [0] * 5 + [4] * 5 + [20] * 5 + [24] * 5
