@@ -19,6 +19,7 @@ include: "workflow/rules/sweep.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/queens.smk"
 include: "workflow/rules/exact.smk"
+include: "workflow/rules/figures.smk"
 
 
 rule all:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import warnings
 from collections.abc import Iterator
 
 from dask.distributed import Client, LocalCluster
@@ -27,6 +28,9 @@ def dask_client(workers: int | None = None, scheduler: str | None = None) -> Ite
     workers = 1 if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"dask workers must be at least 1, got {workers}")
+    # The in-process scheduler always opens an HTTP port (8787, or a free one when that
+    # is taken by another cluster, with a warning that means nothing here).
+    warnings.filterwarnings("ignore", message="Port 8787 is already in use", category=UserWarning)
     with LocalCluster(
         n_workers=workers,
         threads_per_worker=1,

@@ -1,0 +1,179 @@
+"""Tie-tree engine against brute force, side by side in one process.
+
+Usage::
+
+    python benchmarks/bench_tree.py                      # boards 8 12 16, e2e 12, memory 32
+    python benchmarks/bench_tree.py --boards 8 --e2e none --memory none
+    python benchmarks/bench_tree.py --job 32 0           # one sweep job (chunk 0 of 32x32)
+
+For each board: a full sweep (every start x every order) computed by both engines,
+one orbit task after another on one thread (``knight.sweep.orbit_rows``, no Dask, no
+files), with the leaves of the tie trees and the knight steps walked by each. With
+``--brute-sample K`` (default: 8 orbits on boards of 14 and more) brute force is
+timed on one start of K random orbits and extrapolated linearly to the whole board
+(every start of an orbit costs the same: mirror-image runs have the same lengths).
+End to end (``--e2e``): ``knight.sweep.sweep`` with Parquet written, no Dask client,
+both engines. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
+``chunk_runs`` runs, on a 1-thread Dask cluster, written to Parquet, exactly what
+``workflow/scripts/sweep_chunk.py`` does) measured by ``/usr/bin/time -v``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from knight.board import Board, parse_board
+from knight.orders import N_ORDERS
+from knight.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows, sweep
+from knight.tree import search
+
+
+def warm_up() -> None:
+    board = Board(5, 5)
+    spec = SweepSpec(board)
+    for engine in ("tree", "brute"):
+        for orbit in spec.orbits()[:2]:
+            orbit_rows(board, orbit, spec.ranks, engine)
+
+
+def compute(board: Board, brute_sample: int | None, seed: int = 0) -> dict:
+    spec = SweepSpec(board)
+    orbits = spec.orbits()
+    runs = board.size * N_ORDERS
+    # Tree: every orbit, every order.
+    t0 = time.perf_counter()
+    tree_steps = 0
+    for orbit in orbits:
+        tree_steps += int(orbit_rows(board, orbit, spec.ranks, "tree")["steps"][0])
+    tree_s = time.perf_counter() - t0
+    leaves = sum(len(search(board, int(orbit[0]))["visited"]) for orbit in orbits)  # untimed
+    # Brute: every orbit, or one start of a sample of orbits, extrapolated.
+    if brute_sample is None or brute_sample >= len(orbits):
+        sample = orbits
+        t0 = time.perf_counter()
+        brute_steps = 0
+        for orbit in orbits:
+            brute_steps += int(brute_orbit(board, orbit, spec.ranks)["steps"][0])
+        brute_s = time.perf_counter() - t0
+        note = "measured"
+    else:
+        rng = np.random.default_rng(seed)
+        pick = sorted(rng.choice(len(orbits), brute_sample, replace=False).tolist())
+        sample = [orbits[i] for i in pick]
+        weight = sum(len(o) for o in sample)
+        t_sum = s_sum = 0.0
+        for orbit in sample:
+            t0 = time.perf_counter()
+            steps = int(brute_orbit(board, orbit[:1], spec.ranks)["steps"][0])
+            t_sum += (time.perf_counter() - t0) * len(orbit)
+            s_sum += steps * len(orbit)
+        brute_s = t_sum / weight * board.size
+        brute_steps = int(round(s_sum / weight * board.size))
+        note = f"extrapolated from one start of {len(sample)}/{len(orbits)} orbits"
+    return {
+        "board": board.name, "runs": runs, "orbits": len(orbits), "tree_s": tree_s,
+        "brute_s": brute_s, "ratio": brute_s / tree_s, "leaves": leaves,
+        "tree_steps": tree_steps, "brute_steps": brute_steps, "note": note,
+    }
+
+
+def end_to_end(board: Board) -> dict:
+    out = {}
+    for engine in ("tree", "brute"):
+        tmp = tempfile.mkdtemp(prefix=f"bench_tree_{engine}_")
+        try:
+            t0 = time.perf_counter()
+            summary = sweep(SweepSpec(board, engine=engine), out_dir=tmp)
+            out[engine] = time.perf_counter() - t0
+            out[f"{engine}_files"] = len(summary.files)
+            out[f"{engine}_complete"] = summary.complete
+            out[f"{engine}_bytes"] = sum(os.path.getsize(p) for p in summary.files)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if out["tree_complete"] != out["brute_complete"]:
+        raise AssertionError("engines disagree on the number of complete runs")
+    out["ratio"] = out["brute"] / out["tree"]
+    return out
+
+
+def job(board_name: str, chunk: int, chunk_runs: int, out_dir: str) -> None:
+    """One sweep job, as workflow/scripts/sweep_chunk.py runs it (1 Dask worker thread)."""
+    from knight.cluster import dask_client
+    from knight.sweep import chunk_path, n_chunks, run_chunk, write_chunk
+
+    board = parse_board(board_name)
+    spec = SweepSpec(board, chunk_runs=chunk_runs, engine="tree")
+    t0 = time.perf_counter()
+    with dask_client(1) as client:
+        result = run_chunk(spec, chunk, client=client)
+    write_chunk(result, chunk_path(out_dir, board, chunk))
+    print(f"job {board.name} chunk {chunk}/{n_chunks(spec)}: {result.table.num_rows} runs, "
+          f"{result.steps} steps, {time.perf_counter() - t0:.1f} s")
+
+
+def peak_rss(board_name: str, chunk_runs: int) -> dict:
+    tmp = tempfile.mkdtemp(prefix="bench_tree_mem_")
+    try:
+        cmd = ["/usr/bin/time", "-v", sys.executable, os.path.abspath(__file__),
+               "--job", board_name, "0", "--chunk-runs", str(chunk_runs), "--out", tmp]
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - t0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
+    return {"board": board_name, "max_rss_mb": kb / 1024, "wall_s": wall, "job": proc.stdout.strip()}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--boards", nargs="*", default=["8", "12", "16"], help="boards for the compute comparison")
+    p.add_argument("--brute-sample", type=int, default=8,
+                   help="orbits sampled for brute force on boards of 14 squares a side or more (0: all)")
+    p.add_argument("--e2e", default="12", help="board for the end-to-end comparison ('none' to skip)")
+    p.add_argument("--memory", default="32", help="board for the one-job peak RSS ('none' to skip)")
+    p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
+    p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
+    p.add_argument("--out", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.job:
+        job(args.job[0], int(args.job[1]), args.chunk_runs, args.out)
+        return 0
+
+    warm_up()
+    print("## Full sweep, compute only (one thread, every start x every order)\n")
+    print("| board | runs | tree s | brute s | brute/tree | leaves | tree steps | brute steps | steps ratio | brute |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name in args.boards:
+        board = parse_board(name)
+        sample = args.brute_sample if args.brute_sample and min(board.rows, board.cols) >= 14 else None
+        r = compute(board, sample)
+        print(f"| {r['board']} | {r['runs']:,} | {r['tree_s']:.2f} | {r['brute_s']:.1f} | {r['ratio']:.0f}x "
+              f"| {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
+              f"| {r['brute_steps'] / r['tree_steps']:.0f}x | {r['note']} |", flush=True)
+    if args.e2e.lower() != "none":
+        board = parse_board(args.e2e)
+        r = end_to_end(board)
+        print(f"\n## End to end, Parquet written ({board.name}, knight.sweep.sweep, no Dask)\n")
+        print("| board | tree s | brute s | brute/tree | files | Parquet MB |")
+        print("|---|---|---|---|---|---|")
+        print(f"| {board.name} | {r['tree']:.2f} | {r['brute']:.1f} | {r['ratio']:.1f}x | {r['tree_files']} "
+              f"| {r['tree_bytes'] / 2**20:.1f} |", flush=True)
+    if args.memory.lower() != "none":
+        r = peak_rss(args.memory, args.chunk_runs)
+        print(f"\n## Peak memory of one job ({r['board']}, chunk 0, {args.chunk_runs:,} runs per chunk)\n")
+        print(f"{r['job']}; max RSS {r['max_rss_mb']:.0f} MB (/usr/bin/time -v), wall {r['wall_s']:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,210 @@
+"""Queens: fast engines against the plain reference, symmetry invariants and published counts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import naive_queens as naive  # noqa: E402
+
+from knight.cli import main  # noqa: E402
+from knight.queens import dominate, dominate_serial, place, place_serial  # noqa: E402
+from knight.queens.bits import bit_stats, from_bits, queen_cover, to_bits  # noqa: E402
+from knight.queens.study import parse_instance, run_study, speedup_table, worker_counts  # noqa: E402
+from knight.queens.tables import solutions_frame  # noqa: E402
+
+# Published counts, copied from CONVENTIONS.md and OEIS (not from the code under test).
+GAMMA = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6]  # n = 1..12
+DOMINATING = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8]  # sets of gamma(n) queens
+PLACEMENTS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]  # A000170
+PLACEMENT_CLASSES = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]  # A002562
+
+
+def as_tuples(sets) -> list[tuple[int, ...]]:
+    return sorted(tuple(int(x) for x in row) for row in sets)
+
+
+def test_bit_helpers_agree_with_python():
+    for value in (1, 2, 0b1011000, 2**63, 2**64 - 1, 0x8000_0000_0000_0100):
+        count, low = bit_stats(np.uint64(value))
+        assert count == bin(value).count("1")
+        assert low == (value & -value).bit_length() - 1
+    assert from_bits(to_bits([0, 5, 63, 64, 80], 9)) == [0, 5, 63, 64, 80]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 9, 12])
+def test_queen_cover_matches_reference(n):
+    table = queen_cover(n)
+    for q in range(n * n):
+        assert set(from_bits(table[q])) == naive.covered(n, q)
+
+
+@pytest.mark.parametrize(
+    "n,k",
+    [(1, 1), (2, 1), (2, 2), (2, 4), (3, 1), (3, 2), (3, 9), (4, 2), (4, 3), (5, 3), (5, 4), (6, 3), (7, 4)],
+)
+def test_dominating_sets_match_reference(n, k):
+    want = naive.dominating_sets(n, k)
+    got = dominate(n, k, keep=True, tasks=8)
+    assert got.solutions == len(want)
+    assert as_tuples(got.sets) == want
+    assert got.classes == naive.class_count(n, want)
+    serial = dominate_serial(n, k, keep=True)
+    assert (serial.solutions, serial.classes) == (got.solutions, got.classes)
+    assert as_tuples(serial.sets) == want
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_published_dominating_counts(n):
+    assert dominate(n, GAMMA[n - 1]).solutions == DOMINATING[n - 1]
+
+
+def test_no_smaller_dominating_sets():
+    # gamma(n) is the fewest: one queen fewer dominates nothing.
+    for n in range(4, 10):
+        assert dominate(n, GAMMA[n - 1] - 1).solutions == 0
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_placements_match_reference(n):
+    want = naive.placements(n)
+    got = place(n, keep=True, tasks=8)
+    assert as_tuples(got.sets) == want
+    assert got.classes == naive.class_count(n, [naive.placement_squares(p) for p in want])
+    mirrored = place(n, tasks=8)  # half of row 0 searched, then mirrored
+    assert (mirrored.solutions, mirrored.classes) == (len(want), got.classes)
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_published_placement_counts(n):
+    got = place(n)
+    assert (got.solutions, got.classes) == (PLACEMENTS[n - 1], PLACEMENT_CLASSES[n - 1])
+    if n <= 11:
+        assert (place_serial(n).solutions, place_serial(n).classes) == (got.solutions, got.classes)
+
+
+@pytest.mark.parametrize("problem,n,k", [("dominate", 7, 4), ("dominate", 9, 5), ("place", 8, 8), ("place", 10, 10)])
+def test_solutions_closed_under_symmetry_and_classes_consistent(problem, n, k):
+    res = dominate(n, k, keep=True) if problem == "dominate" else place(n, keep=True)
+    frame = solutions_frame(res)
+    squares = {tuple(s) for s in frame["squares"].to_list()}
+    for s in squares:
+        for g in naive.symmetries(n):
+            assert naive.image(n, g, s) in squares
+    # Orbit sizes from the table: each class has exactly `orbit` members.
+    sizes = frame.group_by("class_id").agg(pl.len().alias("members"), pl.col("orbit").first())
+    assert (sizes["members"] == sizes["orbit"]).all()
+    assert frame["representative"].sum() == res.classes == naive.class_count(n, squares)
+    assert frame["set_id"].to_list() == list(range(res.solutions))
+
+
+def test_result_independent_of_workers_and_tasks():
+    base = dominate(7, 4, keep=True, tasks=1)
+    for workers, tasks in [(2, 7), (2, 64), (1, 33)]:
+        other = dominate(7, 4, keep=True, workers=workers, tasks=tasks)
+        assert np.array_equal(other.sets, base.sets) and other.classes == base.classes
+    base = place(9, keep=True, tasks=1)
+    other = place(9, keep=True, workers=2, tasks=13)
+    assert np.array_equal(other.sets, base.sets)
+    a, b = place(13, tasks=1), place(13, workers=2, tasks=64)
+    assert (a.solutions, a.classes) == (b.solutions, b.classes) == (73712, 9233)
+    assert b.tasks == 64
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: dominate(0, 1), "n=0"),
+        (lambda: dominate(-3, 1), "n=-3"),
+        (lambda: dominate(3, 0), "k=0"),
+        (lambda: dominate(3, 10), "k=10"),
+        (lambda: dominate(8, 5, workers=0), "workers=0"),
+        (lambda: place(0), "n=0"),
+        (lambda: place(8, tasks=0), "tasks=0"),
+        (lambda: place(33), "n=33"),
+        (lambda: parse_instance({"problem": "rooks", "n": 8}), "rooks"),
+        (lambda: parse_instance({"problem": "dominate", "n": 4, "k": 17}), "k=17"),
+    ],
+)
+def test_bad_input_raises_with_the_value(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_cli_json_and_errors(capsys, tmp_path):
+    assert main(["queens", "dominate", "8", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"n", "k", "solutions", "classes", "seconds"}
+    assert (out["n"], out["k"], out["solutions"], out["classes"]) == (8, 5, 4860, 638)
+    assert main(["queens", "place", "8", "--json", "--workers", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"n", "solutions", "classes", "seconds"}
+    assert (out["solutions"], out["classes"]) == (92, 12)
+    assert main(["queens", "dominate", "0", "3"]) == 2
+    assert "knight queens: error:" in capsys.readouterr().err
+    assert main(["queens", "place", "6", "--workers", "0"]) == 2
+    assert "workers=0" in capsys.readouterr().err
+    path = tmp_path / "sets.parquet"
+    assert main(["queens", "dominate", "6", "3", "--output", str(path)]) == 0
+    table = pl.read_parquet(path)
+    assert table.columns[:5] == ["problem", "n", "k", "set_id", "squares"]
+    assert sorted(tuple(s) for s in table["squares"].to_list()) == naive.dominating_sets(6, 3)
+    assert (tmp_path / "sets.csv").exists()
+
+
+def test_worker_counts():
+    assert worker_counts("auto", 1) == ([1], [])
+    assert worker_counts("auto", 2) == ([1, 2], [])
+    assert worker_counts("auto", 6) == ([1, 2, 4, 6], [])
+    assert worker_counts([2, 4, 8], 4) == ([1, 2, 4], [8])
+
+
+def test_speedup_table_arithmetic():
+    rows = [("serial", 1, 4.5), ("serial", 1, 4.0), ("serial", 1, 9.0)]
+    rows += [("dask", 1, t) for t in (4.0, 6.0, 5.0)] + [("dask", 2, t) for t in (2.5, 3.0, 2.0)]
+    rows += [("dask", 4, None)]
+    timings = pl.DataFrame(
+        {
+            "instance": "x", "problem": "place", "n": 8, "k": 8,
+            "mode": [r[0] for r in rows], "workers": [r[1] for r in rows],
+            "repeat": [0] * len(rows), "seconds": [r[2] for r in rows],
+            "tasks": [None if r[2] is None else 64 for r in rows],
+            "solutions": [None if r[2] is None else 92 for r in rows],
+            "imbalance": 1.0, "note": [None] * (len(rows) - 1) + ["skipped"],
+        }
+    )
+    table = speedup_table(timings).sort("workers")
+    assert table["workers"].to_list() == [1, 2, 4]
+    assert table["seconds"].to_list()[:2] == [5.0, 2.5]
+    assert table["speedup"].to_list()[:2] == [1.0, 2.0]
+    assert table["efficiency"].to_list()[:2] == [1.0, 1.0]
+    assert table["serial_seconds"][0] == 4.5 and table["serial_best_seconds"][0] == 4.0
+    assert table["serial_speedup"][1] == pytest.approx(1.8)
+    assert table["seconds"][2] is None and table["note"][2] == "skipped"
+
+
+def test_run_study_small():
+    log = []
+
+    class Log:
+        def write(self, s):
+            log.append(s)
+
+        def flush(self):
+            pass
+
+    timings = run_study([{"problem": "dominate", "n": 5, "k": 3}, {"problem": "place", "n": 6}],
+                        [1, 2, 4], repeats=1, tasks=4, threads=2, log=Log())
+    measured = timings.filter(pl.col("seconds").is_not_null())
+    assert len(measured) == 2 * 3  # serial, p=1, p=2 for each instance
+    assert set(measured.filter(pl.col("problem") == "dominate")["solutions"]) == {186}
+    assert set(measured.filter(pl.col("problem") == "place")["solutions"]) == {4}
+    skipped = timings.filter(pl.col("seconds").is_null())
+    assert skipped["workers"].to_list() == [4, 4] and "2 thread" in skipped["note"][0]
+    assert any("skipping 4 workers" in s for s in log)

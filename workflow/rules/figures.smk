@@ -1,0 +1,1 @@
+# figures stage: rules appending their final outputs to ALL_TARGETS.

@@ -1,0 +1,16 @@
+"""Snakemake script: one constructed closed tour as Parquet (step, row, col; 1-based)."""
+
+from knight.board import parse_board
+from knight.exact.check import tour_problem
+from knight.exact.construct import construct
+from knight.exact.tour_io import write_tour
+
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+board = parse_board(sm.wildcards.board)
+order = construct(board)
+problem = tour_problem(board.rows, board.cols, order, closed=True)
+if problem:
+    raise RuntimeError(f"{board.name}: constructed tour is wrong: {problem}")
+write_tour(order, board, sm.output[0])
+with open(sm.log[0], "w") as log:
+    print(f"{board.name}: {board.size} squares written", file=log)
