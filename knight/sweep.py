@@ -168,35 +168,76 @@ class ChunkResult:
     seconds: float
 
 
-def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkResult:
-    """Compute chunk ``chunk`` of ``spec``: one task per orbit, on ``client`` if given."""
+def chunk_tasks(spec: SweepSpec, chunk: int) -> list[np.ndarray]:
+    """Start groups of one chunk, one Dask task each.
+
+    The tree engine works per orbit (one tree serves every start of the orbit); brute
+    force has no shared work, so each start is its own task and workers stay busy.
+    """
     chunks = spec.chunks()
     if not 0 <= chunk < len(chunks):
         raise ValueError(f"chunk {chunk} is outside 0..{len(chunks) - 1} for board {spec.board.name}")
-    orbits = chunks[chunk]
+    if spec.engine == "brute":
+        return [orbit[i : i + 1] for orbit in chunks[chunk] for i in range(len(orbit))]
+    return list(chunks[chunk])
+
+
+def _submit(spec: SweepSpec, chunk: int, client, shared) -> list:
+    board_f, ranks_f = shared
+    return [
+        client.submit(orbit_rows, board_f, starts, ranks_f, spec.engine, pure=False)
+        for starts in chunk_tasks(spec, chunk)
+    ]
+
+
+def _collect(spec: SweepSpec, futures, client, progress, t0: float) -> ChunkResult:
+    if progress is not None:
+        from dask.distributed import as_completed
+
+        for _ in as_completed(futures, loop=client.loop):
+            progress.update(1)
+    parts = client.gather(futures)
+    steps = int(sum(int(p["steps"][0]) for p in parts))
+    return ChunkResult(to_table(spec.board, parts), steps, time.perf_counter() - t0)
+
+
+def _share(spec: SweepSpec, client):
+    return (
+        client.scatter(spec.board, broadcast=True, hash=False),
+        client.scatter(spec.ranks, broadcast=True, hash=False),
+    )
+
+
+def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkResult:
+    """Compute chunk ``chunk`` of ``spec`` (tasks from :func:`chunk_tasks`), on ``client`` if given."""
     t0 = time.perf_counter()
     if client is None:
         parts = []
-        for orbit in orbits:
-            parts.append(orbit_rows(spec.board, orbit, spec.ranks, spec.engine))
+        for starts in chunk_tasks(spec, chunk):
+            parts.append(orbit_rows(spec.board, starts, spec.ranks, spec.engine))
             if progress is not None:
                 progress.update(1)
-    else:
-        from dask.distributed import as_completed
+        steps = int(sum(int(p["steps"][0]) for p in parts))
+        return ChunkResult(to_table(spec.board, parts), steps, time.perf_counter() - t0)
+    return _collect(spec, _submit(spec, chunk, client, _share(spec, client)), client, progress, t0)
 
-        board_f = client.scatter(spec.board, broadcast=True, hash=False)
-        ranks_f = client.scatter(spec.ranks, broadcast=True, hash=False)
-        futures = [
-            client.submit(orbit_rows, board_f, orbit, ranks_f, spec.engine, pure=False)
-            for orbit in orbits
-        ]
-        if progress is not None:
-            for _ in as_completed(futures, loop=client.loop):
-                progress.update(1)
-        parts = client.gather(futures)
-    steps = int(sum(int(p["steps"][0]) for p in parts))
-    table = to_table(spec.board, parts)
-    return ChunkResult(table, steps, time.perf_counter() - t0)
+
+def iter_chunks(spec: SweepSpec, client=None, progress=None, ahead: int = 1) -> Iterator[ChunkResult]:
+    """Every chunk's result, in order; with a client, ``ahead`` later chunks are already
+    queued while one is gathered, so workers never idle at chunk boundaries."""
+    n = n_chunks(spec)
+    if client is None:
+        for k in range(n):
+            yield run_chunk(spec, k, progress=progress)
+        return
+    shared = _share(spec, client)
+    pending = {}
+    for k in range(n):
+        t0 = time.perf_counter()
+        for j in range(k, min(n, k + ahead + 1)):
+            if j not in pending:
+                pending[j] = _submit(spec, j, client, shared)
+        yield _collect(spec, pending.pop(k), client, progress, t0)
 
 
 def chunk_path(root: str | Path, board: Board, chunk: int) -> Path:
@@ -225,8 +266,7 @@ def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progr
     t0 = time.perf_counter()
     runs = complete = closed = steps = 0
     files = []
-    for k in range(n_chunks(spec)):
-        res = run_chunk(spec, k, client=client, progress=progress)
+    for k, res in enumerate(iter_chunks(spec, client=client, progress=progress)):
         runs += res.table.num_rows
         complete += int(np.count_nonzero(res.table.column("complete").to_numpy()))
         closed += int(np.count_nonzero(res.table.column("closed").to_numpy()))
@@ -258,18 +298,13 @@ def parse_orders(orders) -> np.ndarray:
     return np.array([order_rank(str(o)) for o in orders], dtype=np.int64)
 
 
-def iter_tables(spec: SweepSpec, client=None) -> Iterator[pa.Table]:
-    """Runs tables of every chunk, in order (nothing written)."""
-    for k in range(n_chunks(spec)):
-        yield run_chunk(spec, k, client=client).table
-
-
 def total_tasks(spec: SweepSpec) -> int:
-    return sum(len(c) for c in spec.chunks())
+    """Number of Dask tasks of the whole sweep (for progress bars)."""
+    return sum(len(chunk_tasks(spec, k)) for k in range(n_chunks(spec)))
 
 
 __all__ = [
     "ENGINES", "RUNS_SCHEMA", "SweepSpec", "ChunkResult", "SweepSummary", "brute_orbit",
     "orbit_rows", "run_chunk", "write_chunk", "chunk_path", "sweep", "n_chunks",
-    "parse_starts", "parse_orders", "iter_tables", "total_tasks",
+    "parse_starts", "parse_orders", "iter_chunks", "chunk_tasks", "total_tasks",
 ]

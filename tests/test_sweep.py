@@ -1,0 +1,103 @@
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pytest
+
+from knight.board import Board
+from knight.cli import main as knight_main
+from knight.cluster import dask_client
+from knight.io import write_parquet
+from knight.orders import rank
+from knight.sweep import RUNS_SCHEMA, SweepSpec, chunk_tasks, n_chunks, parse_starts, run_chunk, sweep
+from naive import ORDER_STRINGS, outcome as naive_outcome
+
+
+@pytest.mark.parametrize("rows, cols, chunk_runs", [(8, 8, 1_000_000), (7, 7, 300_000), (3, 7, 1), (6, 8, 500_000)])
+def test_chunks_partition_the_starts(rows, cols, chunk_runs):
+    spec = SweepSpec(Board(rows, cols), chunk_runs=chunk_runs)
+    seen = [s for chunk in spec.chunks() for orbit in chunk for s in orbit.tolist()]
+    assert sorted(seen) == list(range(rows * cols))
+    for chunk in spec.chunks():
+        runs = sum(len(o) for o in chunk) * 40320
+        assert runs <= max(chunk_runs, max(len(o) for o in chunk) * 40320)
+
+
+def test_orbits_are_symmetry_orbits():
+    spec = SweepSpec(Board(8, 8))
+    orbits = spec.orbits()
+    assert sorted(len(o) for o in orbits) == [4] * 4 + [8] * 6  # 4 diagonal orbits, 6 others
+    assert [0, 7, 56, 63] in [o.tolist() for o in orbits]
+
+
+def test_start_subset_keeps_only_chosen_starts():
+    board = Board(6, 6)
+    spec = SweepSpec(board, starts=parse_starts(board, [[1, 1], [6, 6], [2, 3]]), ranks=[0, 5])
+    seen = sorted(s for c in spec.chunks() for o in c for s in o.tolist())
+    assert seen == [0, 8, 35]
+
+
+def test_chunk_on_dask_equals_reference():
+    board = Board(5, 6)
+    ranks = np.array(sorted({rank("12345678"), rank("87654321"), 1234, 20000, 39999}))
+    spec = SweepSpec(board, ranks=ranks, chunk_runs=40, engine="brute")
+    assert n_chunks(spec) > 1
+    with dask_client(2) as client:
+        tables = [run_chunk(spec, k, client=client).table for k in range(n_chunks(spec))]
+    table = pa.concat_tables(tables)
+    assert table.schema == RUNS_SCHEMA
+    got = {(r["start"], r["order"]): (r["visited"], r["end"], r["complete"], r["closed"], r["ties"])
+           for r in table.to_pylist()}
+    assert len(got) == 30 * len(ranks)
+    for (s, o), have in got.items():
+        assert have == naive_outcome(5, 6, s, ORDER_STRINGS[o])
+
+
+def test_brute_tasks_are_single_starts():
+    spec = SweepSpec(Board(8, 8), engine="brute")
+    assert all(len(t) == 1 for t in chunk_tasks(spec, 0))
+
+
+def test_sweep_through_an_existing_scheduler(tmp_path, capsys):
+    """`knight sweep --scheduler ADDRESS` sends its tasks to a running cluster."""
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        code = knight_main(["sweep", "5", "--engine", "brute", "--scheduler", cluster.scheduler_address,
+                            "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "runs      1008000" in out and "complete  376320" in out and "closed    0" in out
+    runs = pl.scan_parquet(str(tmp_path / "**/*.parquet"), hive_partitioning=True).collect()
+    assert runs.height == 1_008_000 and set(runs["board"]) == {"5x5"}
+    assert runs["complete"].sum() == 376_320
+
+
+def test_sweep_cli_rejects_bad_board(capsys):
+    assert knight_main(["sweep", "2x8"]) == 2
+    assert "2x8" in capsys.readouterr().err
+    assert knight_main(["sweep", "8", "--orders", "12345677"]) == 2
+    assert "12345677" in capsys.readouterr().err
+
+
+def test_in_process_sweep_summary():
+    spec = SweepSpec(Board(3, 4), engine="brute")
+    s = sweep(spec)
+    assert s.runs == 12 * 40320
+    assert s.files == []
+
+
+def test_atomic_write_leaves_nothing_on_failure(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    target = tmp_path / "x.parquet"
+    write_parquet(pa.table({"a": [1]}), target)
+    before = target.read_bytes()
+
+    def boom(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pq, "write_table", boom)
+    with pytest.raises(OSError):
+        write_parquet(pa.table({"a": [2]}), target)
+    assert target.read_bytes() == before  # the old file is untouched
+    assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]  # no temporary left
