@@ -2,8 +2,8 @@
 
 Usage::
 
-    python benchmarks/bench_tree.py                      # boards 8 12 16, e2e 12, memory 32
-    python benchmarks/bench_tree.py --boards 8 --e2e none --memory none
+    python benchmarks/bench_tree.py                      # boards 8 12 16, e2e 12, scale 5..12, memory 32
+    python benchmarks/bench_tree.py --boards 8 --e2e none --scale none --memory none
     python benchmarks/bench_tree.py --job 32 0           # one sweep job (chunk 0 of 32x32)
 
 For each board: a full sweep (every start x every order) computed by both engines,
@@ -13,7 +13,9 @@ files), with the leaves of the tie trees and the knight steps walked by each. Wi
 timed on one start of K random orbits and extrapolated linearly to the whole board
 (every start of an orbit costs the same: mirror-image runs have the same lengths).
 End to end (``--e2e``): ``knight.sweep.sweep`` with Parquet written, no Dask client,
-both engines. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
+both engines. Scale (``--scale``): whole boards 5..12 swept by the tree engine on a
+local Dask cluster (``--workers`` threads) with Parquet written, as ``knight sweep``
+does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
 ``chunk_runs`` runs, on a 1-thread Dask cluster, written to Parquet, exactly what
 ``workflow/scripts/sweep_chunk.py`` does) measured by ``/usr/bin/time -v``.
 """
@@ -45,44 +47,59 @@ def warm_up() -> None:
             orbit_rows(board, orbit, spec.ranks, engine)
 
 
+class Clock:
+    """Wall and CPU seconds (``time.process_time``: this process only) of a block."""
+
+    def __init__(self):
+        self.wall = self.cpu = 0.0
+
+    def __enter__(self):
+        self._w, self._c = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall += time.perf_counter() - self._w
+        self.cpu += time.process_time() - self._c
+
+
 def compute(board: Board, brute_sample: int | None, seed: int = 0) -> dict:
     spec = SweepSpec(board)
     orbits = spec.orbits()
     runs = board.size * N_ORDERS
     # Tree: every orbit, every order.
-    t0 = time.perf_counter()
+    tree = Clock()
     tree_steps = 0
-    for orbit in orbits:
-        tree_steps += int(orbit_rows(board, orbit, spec.ranks, "tree")["steps"][0])
-    tree_s = time.perf_counter() - t0
+    with tree:
+        for orbit in orbits:
+            tree_steps += int(orbit_rows(board, orbit, spec.ranks, "tree")["steps"][0])
     leaves = sum(len(search(board, int(orbit[0]))["visited"]) for orbit in orbits)  # untimed
     # Brute: every orbit, or one start of a sample of orbits, extrapolated.
+    brute = Clock()
     if brute_sample is None or brute_sample >= len(orbits):
-        sample = orbits
-        t0 = time.perf_counter()
         brute_steps = 0
-        for orbit in orbits:
-            brute_steps += int(brute_orbit(board, orbit, spec.ranks)["steps"][0])
-        brute_s = time.perf_counter() - t0
+        with brute:
+            for orbit in orbits:
+                brute_steps += int(brute_orbit(board, orbit, spec.ranks)["steps"][0])
         note = "measured"
     else:
         rng = np.random.default_rng(seed)
-        pick = sorted(rng.choice(len(orbits), brute_sample, replace=False).tolist())
-        sample = [orbits[i] for i in pick]
+        sample = [orbits[i] for i in sorted(rng.choice(len(orbits), brute_sample, replace=False).tolist())]
         weight = sum(len(o) for o in sample)
-        t_sum = s_sum = 0.0
+        wall = cpu = steps = 0.0
         for orbit in sample:
-            t0 = time.perf_counter()
-            steps = int(brute_orbit(board, orbit[:1], spec.ranks)["steps"][0])
-            t_sum += (time.perf_counter() - t0) * len(orbit)
-            s_sum += steps * len(orbit)
-        brute_s = t_sum / weight * board.size
-        brute_steps = int(round(s_sum / weight * board.size))
+            one = Clock()
+            with one:
+                s = int(brute_orbit(board, orbit[:1], spec.ranks)["steps"][0])
+            wall += one.wall * len(orbit)
+            cpu += one.cpu * len(orbit)
+            steps += s * len(orbit)
+        brute.wall = wall / weight * board.size
+        brute.cpu = cpu / weight * board.size
+        brute_steps = int(round(steps / weight * board.size))
         note = f"extrapolated from one start of {len(sample)}/{len(orbits)} orbits"
     return {
-        "board": board.name, "runs": runs, "orbits": len(orbits), "tree_s": tree_s,
-        "brute_s": brute_s, "ratio": brute_s / tree_s, "leaves": leaves,
-        "tree_steps": tree_steps, "brute_steps": brute_steps, "note": note,
+        "board": board.name, "runs": runs, "orbits": len(orbits), "tree": tree, "brute": brute,
+        "leaves": leaves, "tree_steps": tree_steps, "brute_steps": brute_steps, "note": note,
     }
 
 
@@ -91,9 +108,10 @@ def end_to_end(board: Board) -> dict:
     for engine in ("tree", "brute"):
         tmp = tempfile.mkdtemp(prefix=f"bench_tree_{engine}_")
         try:
-            t0 = time.perf_counter()
-            summary = sweep(SweepSpec(board, engine=engine), out_dir=tmp)
-            out[engine] = time.perf_counter() - t0
+            clock = Clock()
+            with clock:
+                summary = sweep(SweepSpec(board, engine=engine), out_dir=tmp)
+            out[engine] = clock
             out[f"{engine}_files"] = len(summary.files)
             out[f"{engine}_complete"] = summary.complete
             out[f"{engine}_bytes"] = sum(os.path.getsize(p) for p in summary.files)
@@ -101,8 +119,26 @@ def end_to_end(board: Board) -> dict:
             shutil.rmtree(tmp, ignore_errors=True)
     if out["tree_complete"] != out["brute_complete"]:
         raise AssertionError("engines disagree on the number of complete runs")
-    out["ratio"] = out["brute"] / out["tree"]
     return out
+
+
+def scale(names: list[str], workers: int) -> list[dict]:
+    """Tree sweeps of whole boards on a local Dask cluster of ``workers`` threads, Parquet written."""
+    from knight.cluster import dask_client
+
+    rows = []
+    with dask_client(workers) as client:
+        for name in names:
+            board = parse_board(name)
+            tmp = tempfile.mkdtemp(prefix="bench_tree_scale_")
+            try:
+                t0 = time.perf_counter()
+                summary = sweep(SweepSpec(board, engine="tree"), out_dir=tmp, client=client)
+                rows.append({"board": board.name, "runs": summary.runs, "files": len(summary.files),
+                             "seconds": time.perf_counter() - t0, "steps": summary.steps})
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    return rows
 
 
 def job(board_name: str, chunk: int, chunk_runs: int, out_dir: str) -> None:
@@ -141,6 +177,9 @@ def main(argv=None) -> int:
                    help="orbits sampled for brute force on boards of 14 squares a side or more (0: all)")
     p.add_argument("--e2e", default="12", help="board for the end-to-end comparison ('none' to skip)")
     p.add_argument("--memory", default="32", help="board for the one-job peak RSS ('none' to skip)")
+    p.add_argument("--scale", nargs="*", default=[str(n) for n in range(5, 13)],
+                   help="boards swept whole by the tree engine on --workers Dask threads (none: skip)")
+    p.add_argument("--workers", type=int, default=2, help="Dask threads for --scale")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
     p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -151,23 +190,37 @@ def main(argv=None) -> int:
 
     warm_up()
     print("## Full sweep, compute only (one thread, every start x every order)\n")
+    print("Seconds as wall / CPU (this process); the ratio is brute CPU over tree CPU.\n")
     print("| board | runs | tree s | brute s | brute/tree | leaves | tree steps | brute steps | steps ratio | brute |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.boards:
         board = parse_board(name)
         sample = args.brute_sample if args.brute_sample and min(board.rows, board.cols) >= 14 else None
         r = compute(board, sample)
-        print(f"| {r['board']} | {r['runs']:,} | {r['tree_s']:.2f} | {r['brute_s']:.1f} | {r['ratio']:.0f}x "
-              f"| {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
+        t, b = r["tree"], r["brute"]
+        print(f"| {r['board']} | {r['runs']:,} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
+              f"| {b.cpu / t.cpu:.0f}x | {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
               f"| {r['brute_steps'] / r['tree_steps']:.0f}x | {r['note']} |", flush=True)
     if args.e2e.lower() != "none":
         board = parse_board(args.e2e)
         r = end_to_end(board)
+        t, b = r["tree"], r["brute"]
         print(f"\n## End to end, Parquet written ({board.name}, knight.sweep.sweep, no Dask)\n")
-        print("| board | tree s | brute s | brute/tree | files | Parquet MB |")
+        print("| board | tree s (wall / CPU) | brute s (wall / CPU) | brute/tree (wall, CPU) | files | Parquet MB |")
         print("|---|---|---|---|---|---|")
-        print(f"| {board.name} | {r['tree']:.2f} | {r['brute']:.1f} | {r['ratio']:.1f}x | {r['tree_files']} "
+        print(f"| {board.name} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
+              f"| {b.wall / t.wall:.1f}x, {b.cpu / t.cpu:.1f}x | {r['tree_files']} "
               f"| {r['tree_bytes'] / 2**20:.1f} |", flush=True)
+    if args.scale and args.scale != ["none"]:
+        rows = scale(args.scale, args.workers)
+        print(f"\n## Whole boards, tree engine, {args.workers} Dask threads, Parquet written\n")
+        print("| board | runs | files | tree steps | seconds |")
+        print("|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['board']} | {r['runs']:,} | {r['files']} | {r['steps']:,} | {r['seconds']:.2f} |")
+        total = sum(r["seconds"] for r in rows)
+        print(f"| total | {sum(r['runs'] for r in rows):,} | {sum(r['files'] for r in rows)} | "
+              f"{sum(r['steps'] for r in rows):,} | {total:.1f} |", flush=True)
     if args.memory.lower() != "none":
         r = peak_rss(args.memory, args.chunk_runs)
         print(f"\n## Peak memory of one job ({r['board']}, chunk 0, {args.chunk_runs:,} runs per chunk)\n")

@@ -73,3 +73,82 @@ def tour_exists(rows: int, cols: int, start, *, closed: bool = False) -> bool:
         return False
 
     return extend(tuple(start), 1)
+
+
+def seed_comb_edges(m: int, n: int, base_grids) -> set:
+    """Moves of seed 004's tour of an m x n board: a line-by-line transcription of the
+    seed's C++ (``comb``, ``base_answer``, ``construct``, ``change``), for comparison.
+
+    ``base_grids``: {"6x6": step grid, "6x8": ..., ...} as printed in the seed.
+    Returns the set of frozenset({(r1, c1), (r2, c2)}) moves of the closed tour.
+    """
+    link = {}  # (x, y) -> [succ, pred] as square numbers x * n + y
+
+    def change(mm, nn):  # grid -> list of (x, y) by step; transposed when mm > nn
+        if mm <= nn:
+            grid = base_grids[f"{mm}x{nn}"]
+            cells = [(i, j, grid[i][j]) for i in range(mm) for j in range(nn)]
+        else:
+            grid = base_grids[f"{nn}x{mm}"]
+            cells = [(i, j, grid[j][i]) for i in range(mm) for j in range(nn)]
+        b = [None] * (mm * nn)
+        for i, j, step in cells:
+            b[step - 1] = (i, j)
+        return b
+
+    def construct(mm, nn, offx, offy):
+        b = change(mm, nn)
+        k = mm * nn
+        for i in range(k):
+            x1, y1 = offx + b[i][0], offy + b[i][1]
+            x2, y2 = offx + b[(i + 1) % k][0], offy + b[(i + 1) % k][1]
+            p, q = x1 * n + y1, x2 * n + y2
+            link.setdefault((x1, y1), [0, 0])[0] = q
+            link.setdefault((x2, y2), [0, 0])[1] = p
+
+    def comb(mm, nn, offx, offy):
+        if mm % 2 or nn % 2 or mm - nn > 2 or nn - mm > 2 or mm < 6 or nn < 6:
+            return 1
+        if mm < 12 or nn < 12:
+            construct(mm, nn, offx, offy)
+            return 0
+        mm1 = mm // 2 - (1 if mm % 4 > 0 else 0)
+        mm2 = mm - mm1
+        nn1 = nn // 2 - (1 if nn % 4 > 0 else 0)
+        nn2 = nn - nn1
+        comb(mm1, nn1, offx, offy)
+        comb(mm1, nn2, offx, offy + nn1)
+        comb(mm2, nn1, offx + mm1, offy)
+        comb(mm2, nn2, offx + mm1, offy + nn1)
+        x = [0] * 8
+        y = [0] * 8
+        x[0], y[0] = offx + mm1 - 1, offy + nn1 - 3
+        x[1], y[1] = x[0] - 1, y[0] + 2
+        x[2], y[2] = x[1] - 1, y[1] + 2
+        x[3], y[3] = x[2] + 2, y[2] - 1
+        x[4], y[4] = x[3] + 1, y[3] + 2
+        x[5], y[5] = x[4] + 1, y[4] - 2
+        x[6], y[6] = x[5] + 1, y[5] - 2
+        x[7], y[7] = x[6] - 2, y[6] + 1
+        p = [x[i] * n + y[i] for i in range(8)]
+        for i in range(1, 8, 2):
+            j1, j2 = (i + 1) % 8, (i + 2) % 8
+            cell = link[(x[i], y[i])]
+            if cell[0] == p[i - 1]:
+                cell[0] = p[j1]
+            else:
+                cell[1] = p[j1]
+            cell = link[(x[j1], y[j1])]
+            if cell[0] == p[j2]:
+                cell[0] = p[i]
+            else:
+                cell[1] = p[i]
+        return 0
+
+    if comb(m, n, 0, 0):
+        raise ValueError(f"seed 004 does not cover {m}x{n}")
+    edges = set()
+    for (r, c), (succ, pred) in link.items():
+        for other in (succ, pred):
+            edges.add(frozenset({(r, c), divmod(other, n)}))
+    return edges

@@ -133,3 +133,45 @@ def test_cli_errors(capsys):
     assert main(["backtrack", "0x7", "--start", "1,1"]) == 2
     assert main(["backtrack", "5", "--start", "1,1", "--limit", "0"]) == 2
     assert parse_board("3x7").size == 21
+
+
+def test_study_tables_join_the_sweep_starts(tmp_path):
+    import polars as pl
+
+    from knight.exact.study import backtrack_runs, backtrack_summary, start_answers, warnsdorff_beside
+
+    runs = backtrack_runs(B37, closed=False, prunes=["none", "pairs"], orderings=["warnsdorff"])
+    assert runs.height == 2 * 21
+    summary = backtrack_summary(runs)
+    assert summary["found"].to_list() == [10, 10] and summary["no_tour"].to_list() == [11, 11]
+    # a hand-made sweep table of the lead's shape; start 20 is missing from it
+    sweep = pl.DataFrame(
+        {"rows": [3] * 20, "cols": [7] * 20, "start": list(range(20)),
+         "row": [s // 7 + 1 for s in range(20)], "col": [s % 7 + 1 for s in range(20)],
+         "orders": [40320] * 20,
+         "complete": [0 if s in (0, 10) or (s // 7 + s % 7) % 2 else 5 for s in range(20)],
+         "failing": [1] * 20, "closed": [0] * 20},
+        schema={"rows": pl.UInt16, "cols": pl.UInt16, "start": pl.UInt32, "row": pl.UInt16,
+                "col": pl.UInt16, "orders": pl.UInt32, "complete": pl.UInt32, "failing": pl.UInt32,
+                "closed": pl.UInt32})
+    sweep.write_parquet(tmp_path / "starts.parquet")
+    table = warnsdorff_beside(start_answers(runs), pl.read_parquet(tmp_path / "starts.parquet"))
+    by = {r["start"]: r for r in table.iter_rows(named=True)}
+    assert by[0]["exists"] is True and by[0]["heuristic_misses"] is True  # tour, no order completes
+    assert by[10]["exists"] is False and by[10]["heuristic_misses"] is False  # (2,4): no tour at all
+    assert by[1]["exists"] is False and by[1]["reason"] == "colour rule"
+    assert by[2]["heuristic_succeeds"] is True and by[2]["heuristic_misses"] is False
+    assert by[20]["warnsdorff_orders"] is None and by[20]["heuristic_misses"] is None
+    assert table.height == 21 and sum(r["exists"] is True for r in by.values()) == 10
+    # a sweep claiming a completed tour from (2,4), where none exists, is refused
+    liar = sweep.with_columns(complete=pl.when(pl.col("start") == 10).then(3).otherwise(pl.col("complete")))
+    with pytest.raises(RuntimeError, match="proved"):
+        warnsdorff_beside(start_answers(runs), liar)
+
+
+def test_study_gave_up_is_null():
+    from knight.exact.study import backtrack_runs, start_answers
+
+    runs = backtrack_runs(Board(6, 6), closed=True, prunes=["none"], orderings=["fixed"], limit=50)
+    assert runs["found"].null_count() == 36
+    assert start_answers(runs)["exists"].null_count() == 36

@@ -5,7 +5,7 @@ from importlib import resources
 
 import pyarrow.parquet as pq
 import pytest
-from naive_exact import grid_tour_errors, index_tour_errors, is_knight_move
+from naive_exact import grid_tour_errors, index_tour_errors, is_knight_move, seed_comb_edges
 
 from knight.board import Board
 from knight.cli import main
@@ -54,6 +54,15 @@ def test_every_even_board_6_to_40(rows):
             assert index_tour_errors(rows, cols, order, closed=True) == [], (rows, cols, method)
 
 
+@pytest.mark.parametrize("rows,cols", [(6, 6), (10, 12), (12, 10), (12, 12), (14, 16), (18, 16),
+                                       (26, 24), (40, 40), (62, 64), (100, 98)])
+def test_seed_method_is_the_seeds_tour(rows, cols):
+    """Same moves as a line-by-line transcription of seed 004's C++ program."""
+    order = [divmod(int(s), cols) for s in construct(Board(rows, cols), "seed")]
+    ours = {frozenset({a, b}) for a, b in zip(order, order[1:] + order[:1])}
+    assert ours == seed_comb_edges(rows, cols, _data("seed_base_tours.json"))
+
+
 def test_auto_method_uses_the_seed_where_it_applies():
     # seed 004 on 6x6 is its base tour itself, walked from (1,1) as the seed prints it
     order = construct(Board(6, 6))
@@ -64,7 +73,8 @@ def test_auto_method_uses_the_seed_where_it_applies():
         all(reverse[(r, c)] == steps[r][c] for r in range(6) for c in range(6))
 
 
-@pytest.mark.parametrize("rows,cols", [(200, 202), (150, 150), (6, 400), (406, 10), (122, 246)])
+@pytest.mark.parametrize("rows,cols", [(200, 202), (150, 150), (6, 400), (406, 10), (122, 246),
+                                       pytest.param(1000, 1000, marks=pytest.mark.slow)])
 def test_large_boards(rows, cols):
     order = construct(Board(rows, cols))
     assert index_tour_errors(rows, cols, order, closed=True) == []
@@ -128,3 +138,12 @@ def test_checker_catches_broken_tours():
     swapped[10], swapped[20] = swapped[20], swapped[10]
     assert index_tour_errors(8, 8, swapped, closed=True)
     assert not is_knight_move((0, 0), (2, 2))
+
+
+def test_construct_study_table():
+    from knight.exact.study import construct_runs
+
+    table = construct_runs([6, "12x14", "8x20"], ["seed", "grid"])
+    assert table.select("rows", "cols", "method").rows() == [
+        (6, 6, "seed"), (6, 6, "grid"), (12, 14, "seed"), (12, 14, "grid"), (8, 20, "grid")]
+    assert table["closed"].all()

@@ -12,7 +12,7 @@ import pytest
 
 from knight.board import Board, parse_board
 from knight.orders import N_ORDERS, all_orders
-from knight.sweep import SweepSpec, brute_orbit, iter_tables, orbit_rows
+from knight.sweep import SweepSpec, brute_orbit, iter_chunks, orbit_rows
 from knight.symmetry import group
 from knight.tree import search, tree_orbit
 from knight.warnsdorff import _walk, padded
@@ -169,6 +169,10 @@ def test_rejects_starts_from_two_orbits():
     board = Board(8, 8)
     with pytest.raises(ValueError):
         tree_orbit(board, np.array([0, 1]), ALL[:3])
+    with pytest.raises(ValueError):
+        tree_orbit(board, np.array([0]), np.array([N_ORDERS]))
+    with pytest.raises(ValueError):
+        tree_orbit(board, np.array([64]), ALL[:3])
 
 
 def test_sweep_tables_equal_between_engines():
@@ -176,7 +180,7 @@ def test_sweep_tables_equal_between_engines():
     board = Board(5, 5)
     ranks = np.array([0, 1, 100, 5040, 40319])
     tables = {
-        engine: list(iter_tables(SweepSpec(board, ranks=ranks, engine=engine, chunk_runs=40)))
+        engine: [c.table for c in iter_chunks(SweepSpec(board, ranks=ranks, engine=engine, chunk_runs=40))]
         for engine in ("tree", "brute")
     }
     assert len(tables["tree"]) == len(tables["brute"]) > 1

@@ -19,11 +19,11 @@ ENGINES = ["brute"]  # TODO tree
 
 def snakemake(repo, workdir, configfile=None, *extra, target="sweep_study"):
     """Run the workflow (by default only the sweep and its tables) in ``workdir``."""
-    cmd = [sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--cores", "2",
-           "--directory", str(workdir)]
+    cmd = [sys.executable, "-m", "snakemake", target, "-s", os.path.join(repo, "Snakefile"), "--cores", "2",
+           "--directory", str(workdir), *extra]
     if configfile:
-        cmd += ["--configfile", str(configfile)]
-    return subprocess.run(cmd + list(extra) + [target], capture_output=True, text=True, timeout=900)
+        cmd += ["--configfile", str(configfile)]  # last: it takes several values
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=900)
 
 
 def write_config(path, sweep, **sections):
@@ -147,7 +147,9 @@ def test_rerun_has_nothing_to_do(repo, small_study):
 def test_adding_a_board_runs_only_its_jobs(repo, small_study):
     work, cfg, orders = small_study
     before = {p: p.stat().st_mtime_ns for p in (work / "results").rglob("*.parquet")}
-    cfg2 = write_config(work / "cfg2.yaml", {"boards": [5, "3x7", 4], "orders": orders, "chunk_runs": 200})
+    # the same orders in another order and repeated: nothing changes for 5x5 and 3x7
+    cfg2 = write_config(work / "cfg2.yaml", {"boards": [5, "3x7", 4], "orders": orders[::-1] + orders[:3],
+                                             "chunk_runs": 200})
     res = snakemake(repo, work, cfg2)
     assert res.returncode == 0, res.stderr[-3000:]
     after = {p: p.stat().st_mtime_ns for p in (work / "results").rglob("*.parquet")}

@@ -33,7 +33,8 @@ def register(subparsers) -> None:
     p.add_argument("--prune", choices=PRUNE_LEVELS, default="pairs",
                    help="refuse moves that strand one square (dead-ends) or also a pair (pairs, default)")
     p.add_argument("--ordering", choices=ORDERINGS, default="warnsdorff",
-                   help="try moves by least onward degree (default) or in --order alone")
+                   help="least onward degree first, ties by --order (warnsdorff, default) or first "
+                   "to the square farthest from the start (warnsdorff-far); or --order alone (fixed)")
     p.add_argument("--order", default="12345678", metavar="ORDER",
                    help="move priority as a tie order string (default 12345678)")
     p.add_argument("--limit", type=int, default=10_000_000, metavar="NODES",

@@ -41,7 +41,10 @@ def _run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     order = construct(board, method)
     if args.out:
-        write_tour(order, board, args.out)
+        try:
+            write_tour(order, board, args.out)
+        except OSError as exc:
+            raise ValueError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     seconds = time.perf_counter() - t0
     problem = tour_problem(board.rows, board.cols, order, closed=True)
     if problem:  # a bug, never expected: say so rather than print a wrong tour

@@ -241,9 +241,9 @@ def backtrack(board: Board, start: int, *, closed: bool = False, prune: str = "p
     "warnsdorff" tries moves by least onward degree, ties by ``order`` (a tie-order
     string, CONVENTIONS.md); "warnsdorff-far" breaks degree ties first towards the square
     farthest from the start (much better for closed tours on large boards); "fixed"
-    tries moves in ``order`` alone. Boards with an odd
-    number of squares are answered at once for minority-colour starts (an open tour
-    alternates colours, so it starts and ends on the majority colour) and for closed tours.
+    tries moves in ``order`` alone. Boards with an odd number of squares are answered at
+    once for minority-colour starts (an open tour alternates colours, so it starts and
+    ends on the majority colour) and for closed tours.
     """
     level = check_options(prune, ordering, limit)
     moves = parse_order(order)

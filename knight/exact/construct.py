@@ -40,7 +40,8 @@ def has_closed_tour(rows: int, cols: int) -> str | None:
     if m * n == 1:
         return "a 1x1 board has no closed tour (no move at all)"
     if m % 2 == 1 and n % 2 == 1:
-        return f"a closed tour alternates colours, so it needs an even number of squares ({rows}x{cols} has {rows * cols})"
+        return (f"a closed tour alternates colours, so it needs an even number of squares "
+                f"({rows}x{cols} has {rows * cols})")
     if m in (1, 2, 4):
         return f"no board with a side of {m} has a closed tour"
     if m == 3 and n in (4, 6, 8):

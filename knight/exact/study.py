@@ -11,7 +11,7 @@ import time
 
 import polars as pl
 
-from knight.board import Board
+from knight.board import Board, parse_board
 from knight.exact.backtrack import backtrack
 from knight.exact.check import tour_problem
 from knight.exact.construct import choose_method, construct
@@ -88,7 +88,8 @@ def warnsdorff_beside(answers: pl.DataFrame, starts: pl.DataFrame | None) -> pl.
     Adds ``warnsdorff_orders``, ``warnsdorff_complete``, ``warnsdorff_closed`` (orders run,
     completing, closing) and ``heuristic_succeeds``: some order completes (open study) or
     closes (closed study); ``heuristic_misses``: a tour exists but no order gets one.
-    All null where the sweep has no row for the start.
+    All null where the sweep has no row for the start. Raises RuntimeError where the sweep
+    completes from a start the search proved has no tour (the two engines disagree).
     """
     if starts is None:
         starts = pl.DataFrame(schema={"rows": pl.UInt16, "cols": pl.UInt16, "start": pl.UInt32,
@@ -102,8 +103,13 @@ def warnsdorff_beside(answers: pl.DataFrame, starts: pl.DataFrame | None) -> pl.
     out = answers.join(sw, on=["rows", "cols", "start"], how="left")
     wins = (pl.when(pl.col("closed")).then(pl.col("warnsdorff_closed"))
             .otherwise(pl.col("warnsdorff_complete")) > 0)
-    return out.with_columns(heuristic_succeeds=wins).with_columns(
+    out = out.with_columns(heuristic_succeeds=wins).with_columns(
         heuristic_misses=pl.col("exists") & ~pl.col("heuristic_succeeds"))
+    # Two independent engines: a Warnsdorff tour where the search proved none is a bug.
+    clash = out.filter((pl.col("exists") == False) & pl.col("heuristic_succeeds"))  # noqa: E712
+    if clash.height:
+        raise RuntimeError(f"the sweep has tours where the search proved there are none:\n{clash}")
+    return out
 
 
 CONSTRUCT_SCHEMA = {
@@ -118,7 +124,7 @@ def construct_runs(boards, methods, log=None) -> pl.DataFrame:
     construct(Board(6, 6), "seed"), construct(Board(6, 8), "grid")  # load compiled code
     rows = []
     for spec in boards:
-        board = spec if isinstance(spec, Board) else Board(*map(int, str(spec).split("x")))
+        board = spec if isinstance(spec, Board) else parse_board(spec)
         for method in methods:
             if method == "seed" and abs(board.rows - board.cols) > 2:
                 continue

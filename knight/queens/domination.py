@@ -47,11 +47,12 @@ def _record(chosen, k, images, scratch, work, out, n_out, keep):
 
 
 @njit(nogil=True, cache=True)
-def _expand(d, k, cover, full, cov, forb, cand, uncov, gains, top):
-    """Prepare depth ``d``: set ``cand[d]``; return 0 (dead), 1 (expand) or 2 (r == 1 leaf).
+def _expand(d, k, cover, full, cov, forb, cand, uncov, top):
+    """Prepare depth ``d``: set ``cand[d]``; return 0 (dead), 1 (expand), 2 (leaf), 3 (solution).
 
-    For a leaf (one queen left, something uncovered) ``cand[d]`` holds the queens that
-    cover the first uncovered square and ``uncov`` the uncovered squares.
+    2: one queen left and something uncovered: ``cand[d]`` holds the queens covering
+    the first uncovered square, ``uncov`` the uncovered squares. 3: all ``k`` queens
+    placed and everything covered.
     """
     W = full.shape[0]
     r = k - d
@@ -121,7 +122,6 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
     forb = np.zeros((k + 1, W), dtype=np.uint64)
     cand = np.zeros((k + 1, W), dtype=np.uint64)
     uncov = np.zeros(W, dtype=np.uint64)
-    gains = np.zeros(1, dtype=np.int64)
     top = np.zeros(k + 1, dtype=np.int64)
     chosen = np.zeros(k, dtype=np.int32)
     scratch = np.zeros(k, dtype=np.int32)
@@ -139,7 +139,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
             for w in range(W):
                 cov[D, w] |= cover[chosen[i], w]
         d = D
-        state = _expand(d, k, cover, full, cov, forb, cand, uncov, gains, top)
+        state = _expand(d, k, cover, full, cov, forb, cand, uncov, top)
         visited += 1
         if state == 3:
             rep, out = _record(chosen, k, images, scratch, work, out, n_sol, keep)
@@ -148,8 +148,6 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
             continue
         if state == 0:
             continue
-        if state == 2:
-            cand_d = cand[d]
         while True:
             if state == 2:
                 # One queen left: try every candidate for the first uncovered square.
@@ -192,7 +190,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
                 cov[d + 1, w] = cov[d, w] | cover[q, w]
                 forb[d + 1, w] = forb[d, w]
             visited += 1
-            state = _expand(d + 1, k, cover, full, cov, forb, cand, uncov, gains, top)
+            state = _expand(d + 1, k, cover, full, cov, forb, cand, uncov, top)
             if state == 3:
                 rep, out = _record(chosen, k, images, scratch, work, out, n_sol, keep)
                 n_sol += 1
@@ -213,7 +211,6 @@ def _frontier(cover, full, k, depth):
     forb = np.zeros((k + 1, W), dtype=np.uint64)
     cand = np.zeros((k + 1, W), dtype=np.uint64)
     uncov = np.zeros(W, dtype=np.uint64)
-    gains = np.zeros(1, dtype=np.int64)
     top = np.zeros(k + 1, dtype=np.int64)
     chosen = np.zeros(k, dtype=np.int32)
     cap = 64
@@ -225,7 +222,7 @@ def _frontier(cover, full, k, depth):
         out_f = np.zeros((1, W), dtype=np.uint64)
         return out_c, out_f
     d = 0
-    state = _expand(0, k, cover, full, cov, forb, cand, uncov, gains, top)
+    state = _expand(0, k, cover, full, cov, forb, cand, uncov, top)
     if state == 0:
         return out_c[:0], out_f[:0]
     while True:
@@ -256,7 +253,7 @@ def _frontier(cover, full, k, depth):
             out_f[m, :] = forb[depth]
             m += 1
             continue
-        state = _expand(d + 1, k, cover, full, cov, forb, cand, uncov, gains, top)
+        state = _expand(d + 1, k, cover, full, cov, forb, cand, uncov, top)
         if state == 1:
             d += 1
         # A leaf state (2) cannot occur above depth k - 1 >= depth; 0 and 3 end here.

@@ -16,6 +16,12 @@ validate(config, "../schemas/config.schema.yaml")  # also fills in the schema's 
 
 SWEEP = config["sweep"]
 DASK = config["dask"]
+# Canonical forms, so that reordering or repeating list items reruns nothing.
+if SWEEP["orders"] != "all":
+    SWEEP["orders"] = sorted(set(map(str, SWEEP["orders"])))
+if SWEEP["starts"] != "all":
+    SWEEP["starts"] = sorted({tuple(p) for p in SWEEP["starts"]})
+    SWEEP["starts"] = [list(p) for p in SWEEP["starts"]]
 BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
 CORES = workflow.cores if isinstance(workflow.cores, int) else (os.cpu_count() or 1)
 

@@ -1,1 +1,257 @@
-# figures stage: rules appending their final outputs to ALL_TARGETS.
+# figures stage: pictures of the sweep's findings (thesis chapters 7-8), the thesis's
+# tables 58/59 per board and the inputs of the HTML report
+# (snakemake --report results/report.html). Config: the `figures:` section
+# (workflow/schemas/figures.schema.yaml). Every figure is a PNG (in the report) and an
+# SVG beside it; figures rerun only when their input tables, params or code change.
+from pathlib import Path
+
+from snakemake.utils import validate
+
+from knight.board import parse_board
+from knight.orders import parse_order
+
+validate(config.setdefault("figures", {}), str(Path(workflow.current_basedir) / "../schemas/figures.schema.yaml"))
+FIGURES = config["figures"]
+
+
+report: "../report/workflow.rst"
+
+
+def _figure_config_errors(fig):
+    """What the schema cannot check: boards parse, starts lie on their board, orders are permutations."""
+    msgs = []
+    items = [(f"figures.tours[{i}]", t) for i, t in enumerate(fig["tours"])]
+    if fig["images_of_order"] is not None:
+        items.append(("figures.images_of_order", fig["images_of_order"]))
+    for key, item in items:
+        try:
+            board = parse_board(item["board"])
+        except ValueError as exc:
+            msgs.append(f"config key {key}.board: {item['board']!r}: {exc}")
+            continue
+        try:
+            parse_order(item["order"])
+        except ValueError as exc:
+            msgs.append(f"config key {key}.order: {item['order']!r}: {exc}")
+        if "start" in item:
+            r, c = item["start"]
+            if not (1 <= r <= board.rows and 1 <= c <= board.cols):
+                msgs.append(f"config key {key}.start: {item['start']!r}: off the {board.name} board "
+                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
+    return msgs
+
+
+_errors = _figure_config_errors(FIGURES)
+if _errors:
+    raise ValueError("invalid figures config:\n  " + "\n  ".join(_errors))
+
+
+def tour_stem(item):
+    """File stem of a drawn tour: RxC_R-C_ORDER (start 1-based)."""
+    r, c = item["start"]
+    return f"{parse_board(item['board']).name}_{r}-{c}_{item['order']}"
+
+
+def sweep_benchmarks(board_name):
+    """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
+    return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
+
+
+def _code(*names):
+    """Library files a rule's output depends on: editing them reruns the rule."""
+    return [str((Path(workflow.current_basedir) / "../../knight" / n).resolve()) for n in names]
+
+
+#: Drawing and table code (inputs, so an edit redraws) and, for figures computed
+#: directly from runs, the Warnsdorff kernel and the symmetry tables.
+DRAW_CODE = _code("draw.py", "thesis.py")
+RUN_CODE = DRAW_CODE + _code("warnsdorff.py", "symmetry.py")
+
+#: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
+BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
+FIG_EXT = ("png", "svg")
+
+TOUR_STEMS = list(dict.fromkeys(tour_stem(t) for t in FIGURES["tours"]))
+IMAGES = FIGURES["images_of_order"]
+IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
+
+FIGURE_TARGETS = (
+    expand("results/figures/tours/{stem}.{ext}", stem=TOUR_STEMS, ext=FIG_EXT)
+    + expand("results/figures/boards/{board}/{name}.{ext}", board=BOARDS, name=BOARD_FIGURES, ext=FIG_EXT)
+    + expand("results/figures/{name}.{ext}", name=["rates", "runtime"], ext=FIG_EXT)
+    + expand("results/thesis/{board}/table{n}.{ext}", board=BOARDS, n=[58, 59], ext=["md", "csv", "html"])
+    + ["results/report/tables/completion.html"]
+    + (expand("results/figures/symmetry/{stem}.{ext}", stem=[IMAGES_STEM], ext=FIG_EXT) if IMAGES else [])
+    + (["results/figures/queens/speedup.png"] if FIGURES["queens"] else [])
+)
+ALL_TARGETS += FIGURE_TARGETS
+
+
+rule figures:
+    """Every figure, the thesis tables and the report inputs (snakemake figures)."""
+    input:
+        FIGURE_TARGETS,
+
+
+rule figure_tour:
+    """A drawn Warnsdorff run: chequered board, path through square centres, start/end marked."""
+    input:
+        code=RUN_CODE,
+    output:
+        png=report(
+            "results/figures/tours/{tboard}_{row}-{col}_{order}.png",
+            caption="../report/tour.rst",
+            category="1. Drawn tours",
+            labels={"board": "{tboard}", "start (row, col)": "({row}, {col})", "tie order": "{order}"},
+        ),
+        svg="results/figures/tours/{tboard}_{row}-{col}_{order}.svg",
+    wildcard_constraints:
+        tboard=r"\d+x\d+",
+        row=r"\d+",
+        col=r"\d+",
+        order=r"[1-8]{8}",
+    params:
+        dpi=FIGURES["dpi"],
+    log:
+        "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
+    script:
+        "../scripts/fig_tour.py"
+
+
+rule figure_board:
+    """Per-board heatmaps from the board's ends and starts tables."""
+    input:
+        ends="results/tables/boards/{board}/ends.parquet",
+        starts="results/tables/boards/{board}/starts.parquet",
+        code=DRAW_CODE,
+    output:
+        **{
+            f"{name}_png": report(
+                f"results/figures/boards/{{board}}/{name}.png",
+                caption=f"../report/{name}.rst",
+                category="2. Per board",
+                subcategory="{board}",
+                labels={"board": "{board}", "figure": name.replace("_", " ")},
+            )
+            for name in BOARD_FIGURES
+        },
+        **{f"{name}_svg": f"results/figures/boards/{{board}}/{name}.svg" for name in BOARD_FIGURES},
+    params:
+        dpi=FIGURES["dpi"],
+        annotate_max=FIGURES["annotate_max"],
+    log:
+        "results/logs/figures/board_{board}.log",
+    script:
+        "../scripts/fig_board.py"
+
+
+rule figure_rates:
+    """Completion rate and closed rate against N over every configured board."""
+    input:
+        table="results/tables/completion.parquet",
+        code=DRAW_CODE,
+    output:
+        png=report("results/figures/rates.png", caption="../report/rates.rst", category="3. Across boards",
+                   labels={"figure": "completion and closed rate"}),
+        svg="results/figures/rates.svg",
+    params:
+        dpi=FIGURES["dpi"],
+    log:
+        "results/logs/figures/rates.log",
+    script:
+        "../scripts/fig_rates.py"
+
+
+rule figure_runtime:
+    """Sweep wall time per board (sum of its jobs' benchmark seconds) against N."""
+    input:
+        completion="results/tables/completion.parquet",
+        benchmarks=[f for b in BOARDS for f in sweep_benchmarks(b)],
+        code=DRAW_CODE,
+    output:
+        png=report("results/figures/runtime.png", caption="../report/runtime.rst", category="3. Across boards",
+                   labels={"figure": "run time"}),
+        svg="results/figures/runtime.svg",
+    params:
+        dpi=FIGURES["dpi"],
+    log:
+        "results/logs/figures/runtime.log",
+    script:
+        "../scripts/fig_runtime.py"
+
+
+rule figure_order_images:
+    """Per-start outcomes of one order and of its symmetric images g·o, side by side."""
+    input:
+        code=RUN_CODE,
+    output:
+        png=report(
+            "results/figures/symmetry/{iboard}_{order}.png",
+            caption="../report/order_images.rst",
+            category="4. Symmetry",
+            labels={"board": "{iboard}", "tie order": "{order}"},
+        ),
+        svg="results/figures/symmetry/{iboard}_{order}.svg",
+    wildcard_constraints:
+        iboard=r"\d+x\d+",
+        order=r"[1-8]{8}",
+    params:
+        dpi=FIGURES["dpi"],
+        annotate_max=FIGURES["annotate_max"],
+    log:
+        "results/logs/figures/symmetry_{iboard}_{order}.log",
+    script:
+        "../scripts/fig_order_images.py"
+
+
+rule thesis_tables:
+    """Tables 58 (orders complete from every start) and 59 (failing orders per start) of one board."""
+    input:
+        orders="results/tables/boards/{board}/orders.parquet",
+        starts="results/tables/boards/{board}/starts.parquet",
+        code=DRAW_CODE,
+    output:
+        t58_md="results/thesis/{board}/table58.md",
+        t58_csv="results/thesis/{board}/table58.csv",
+        t58_html=report("results/thesis/{board}/table58.html", caption="../report/table58.rst",
+                        category="5. Thesis tables", subcategory="{board}",
+                        labels={"board": "{board}", "table": "58: orders complete from every start"}),
+        t59_md="results/thesis/{board}/table59.md",
+        t59_csv="results/thesis/{board}/table59.csv",
+        t59_html=report("results/thesis/{board}/table59.html", caption="../report/table59.rst",
+                        category="5. Thesis tables", subcategory="{board}",
+                        labels={"board": "{board}", "table": "59: failing orders per start"}),
+    log:
+        "results/logs/figures/thesis_{board}.log",
+    script:
+        "../scripts/fig_thesis_tables.py"
+
+
+rule report_completion:
+    """The completion table over all boards as an HTML page for the report."""
+    input:
+        table="results/tables/completion.parquet",
+        code=DRAW_CODE,
+    output:
+        report("results/report/tables/completion.html", caption="../report/completion.rst",
+               category="3. Across boards", labels={"figure": "completion table"}),
+    log:
+        "results/logs/figures/completion_html.log",
+    script:
+        "../scripts/fig_table_html.py"
+
+
+rule report_queens:
+    """The queens stage's speed-up and efficiency plot, copied into the report."""
+    input:
+        "results/queens/speedup.png",
+    output:
+        report("results/figures/queens/speedup.png", caption="../report/queens.rst", category="6. Queens",
+               labels={"figure": "speed-up and efficiency"}),
+    run:
+        import shutil
+
+        from knight.io import atomic_path
+
+        with atomic_path(output[0]) as tmp:
+            shutil.copyfile(input[0], tmp)

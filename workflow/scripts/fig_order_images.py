@@ -1,0 +1,26 @@
+"""Snakemake script: an order's per-start outcome grid beside those of its symmetric images."""
+
+import logging
+
+from knight.board import parse_board
+from knight.draw import outcome_grid_figure, save
+from knight.thesis import order_images
+
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+
+board = parse_board(sm.wildcards.iboard)
+images = order_images(board, sm.wildcards.order)
+panels = [
+    (f"{im['element']}: {im['order']}\n{im['complete']}/{board.size} complete, {im['closed']} closed",
+     im["codes"], im["unvisited"])
+    for im in images
+]
+fig = outcome_grid_figure(
+    board, panels, ncols=4, annotate=max(board.rows, board.cols) <= sm.params.annotate_max,
+    title=f"{board.name}: outcome from each start under order {sm.wildcards.order} and its symmetric images g·o",
+)
+save(fig, sm.output.png, dpi=sm.params.dpi)
+save(fig, sm.output.svg)
+for im in images:
+    logging.info("%s %s complete=%d closed=%d", im["element"], im["order"], im["complete"], im["closed"])
