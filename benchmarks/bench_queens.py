@@ -30,6 +30,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--heavy", action="store_true", help="also N-queens n=18 on 2 workers")
+    ap.add_argument("--parallel-only", action="store_true", help="skip the single-thread figures")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     t0 = time.perf_counter()
@@ -37,7 +38,7 @@ def main() -> None:
     print(f"warm-up (compile or load numba cache): {time.perf_counter() - t0:.2f} s")
 
     print("\n# single thread, whole search in one kernel call (best / median of repeats)")
-    for label, fn, reps in [
+    for label, fn, reps in [] if args.parallel_only else [
         ("dominate n=8 k=5", lambda: dominate_serial(8, 5), 10),
         ("dominate n=12 k=6", lambda: dominate_serial(12, 6), args.repeats),
         ("dominate n=13 k=7", lambda: dominate_serial(13, 7), 1),
@@ -50,6 +51,7 @@ def main() -> None:
 
     print("\n# Dask: 64 tasks, T(p) medians, S(p) = T(1)/T(p), E(p) = S(p)/p")
     heavy = [("dominate n=12 k=6", lambda c: dominate(12, 6, client=c)),
+             ("dominate n=11 k=7", lambda c: dominate(11, 7, client=c)),
              ("dominate n=13 k=7", lambda c: dominate(13, 7, client=c)),
              ("place n=16", lambda c: place(16, client=c))]
     times = {label: {} for label, _ in heavy}

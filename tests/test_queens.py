@@ -184,6 +184,7 @@ def test_speedup_table_arithmetic():
     assert table["seconds"].to_list()[:2] == [5.0, 2.5]
     assert table["speedup"].to_list()[:2] == [1.0, 2.0]
     assert table["efficiency"].to_list()[:2] == [1.0, 1.0]
+    assert table["speedup_best"][1] == 2.0 and table["efficiency_best"][1] == 1.0  # 4.0 / 2.0
     assert table["serial_seconds"][0] == 4.5 and table["serial_best_seconds"][0] == 4.0
     assert table["serial_speedup"][1] == pytest.approx(1.8)
     assert table["seconds"][2] is None and table["note"][2] == "skipped"

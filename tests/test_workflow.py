@@ -14,7 +14,7 @@ import yaml
 
 from naive import ORDER_STRINGS, outcome as naive_outcome
 
-ENGINES = ["brute"]  # TODO tree
+ENGINES = ["tree", "brute"]
 
 
 def snakemake(repo, workdir, configfile=None, *extra, target="sweep_study"):

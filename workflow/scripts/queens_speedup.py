@@ -21,9 +21,13 @@ ax_e.plot(ps, [1.0] * len(ps), "k--", lw=1, label="ideal E(p) = 1")
 for (name,), part in measured.sort("workers").group_by(["instance"], maintain_order=True):
     t1 = part.filter(pl.col("workers") == 1)["seconds"]
     label = f"{name} (T(1) = {t1[0]:.2f} s)" if len(t1) else name
-    ax_s.plot(part["workers"], part["speedup"], "o-", label=label)
-    ax_e.plot(part["workers"], part["efficiency"], "o-", label=label)
-ax_s.set(xlabel="workers p", ylabel="speed-up S(p) = T(1) / T(p)", title="Speed-up")
+    (line,) = ax_s.plot(part["workers"], part["speedup"], "o-", label=label)
+    ax_e.plot(part["workers"], part["efficiency"], "o-", color=line.get_color(), label=label)
+    # Best runs, dotted: less sensitive to other load on a shared machine.
+    ax_s.plot(part["workers"], part["speedup_best"], "o:", mfc="none", color=line.get_color(), alpha=0.6)
+    ax_e.plot(part["workers"], part["efficiency_best"], "o:", mfc="none", color=line.get_color(), alpha=0.6)
+ax_s.set(xlabel="workers p", ylabel="speed-up S(p) = T(1) / T(p)",
+         title="Speed-up (solid: medians, dotted: best runs)")
 ax_e.set(xlabel="workers p", ylabel="efficiency E(p) = S(p) / p", title="Efficiency",
          ylim=(0, 1.15))
 for ax in (ax_s, ax_e):
