@@ -27,7 +27,7 @@ from knight.symmetry import group
 from knight.warnsdorff import padded, run_batch
 
 ENGINES = ("brute", "tree")
-DEFAULT_CHUNK_RUNS = 1_000_000
+DEFAULT_CHUNK_RUNS = 4_000_000
 
 #: Columns of the runs table, in order.
 RUNS_SCHEMA = pa.schema(
