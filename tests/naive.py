@@ -11,6 +11,18 @@ MOVES = {
     5: (-2, -1), 6: (-2, 1), 7: (-1, 2), 8: (1, 2),
 }
 
+# CONVENTIONS.md worked example: 8x8, start (1, 1), order 12345678 (step numbers).
+WORKED_EXAMPLE = """\
+ 1 48 15 32 53 28 13 30
+16 33 52 57 14 31 64 27
+49  2 47 54 61 56 29 12
+34 17 60 51 58 45 26 63
+ 3 50 43 46 55 62 11 40
+18 35 20 59 44 41  8 25
+21  4 37 42 23  6 39 10
+36 19 22  5 38  9 24  7
+"""
+
 
 def on_board(rows, cols, r, c):
     return 0 <= r < rows and 0 <= c < cols

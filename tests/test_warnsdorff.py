@@ -3,18 +3,7 @@ import pytest
 
 from knight.board import Board
 from knight.warnsdorff import outcomes, run
-from naive import ORDER_STRINGS, outcome as naive_outcome
-
-WORKED_EXAMPLE = """
- 1 48 15 32 53 28 13 30
-16 33 52 57 14 31 64 27
-49  2 47 54 61 56 29 12
-34 17 60 51 58 45 26 63
- 3 50 43 46 55 62 11 40
-18 35 20 59 44 41  8 25
-21  4 37 42 23  6 39 10
-36 19 22  5 38  9 24  7
-"""
+from naive import ORDER_STRINGS, WORKED_EXAMPLE, outcome as naive_outcome
 
 
 def test_worked_example():

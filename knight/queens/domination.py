@@ -109,6 +109,17 @@ def _expand(d, k, cover, full, cov, forb, cand, uncov, top):
 
 
 @njit(nogil=True, cache=True)
+def _pop_lowest(cand, d):
+    """Remove and return the lowest square left in the bitboard ``cand[d]``, or -1."""
+    for w in range(cand.shape[1]):
+        if cand[d, w] != _ZERO:
+            q = 64 * w + np.int64(lowbit_index(cand[d, w]))
+            cand[d, w] &= cand[d, w] - _ONE
+            return q
+    return -1
+
+
+@njit(nogil=True, cache=True)
 def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
     """Finish every node; return ``(solutions, classes, sets, nodes_visited)``.
 
@@ -173,12 +184,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
                 d -= 1
                 continue
             # Pop the lowest remaining candidate at depth d.
-            q = -1
-            for w in range(W):
-                if cand[d, w] != _ZERO:
-                    q = 64 * w + np.int64(lowbit_index(cand[d, w]))
-                    cand[d, w] &= cand[d, w] - _ONE
-                    break
+            q = _pop_lowest(cand, d)
             if q < 0:
                 if d == D:
                     break
@@ -226,12 +232,7 @@ def _frontier(cover, full, k, depth):
     if state == 0:
         return out_c[:0], out_f[:0]
     while True:
-        q = -1
-        for w in range(W):
-            if cand[d, w] != _ZERO:
-                q = 64 * w + np.int64(lowbit_index(cand[d, w]))
-                cand[d, w] &= cand[d, w] - _ONE
-                break
+        q = _pop_lowest(cand, d)
         if q < 0:
             if d == 0:
                 break

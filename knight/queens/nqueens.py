@@ -63,6 +63,17 @@ def _prefixes(n, depth, first_limit):
 
 
 @njit(nogil=True, cache=True)
+def _append_row(out, n_out, row):
+    """Store ``row`` at ``out[n_out]``, doubling ``out`` when full; return ``out``."""
+    if n_out == out.shape[0]:
+        bigger = np.empty((2 * n_out + 16, out.shape[1]), dtype=out.dtype)
+        bigger[:n_out] = out
+        out = bigger
+    out[n_out, :] = row
+    return out
+
+
+@njit(nogil=True, cache=True)
 def solve_prefixes(n, prefixes, mirror, keep):
     """Finish every prefix; return ``(solutions, classes, placements, nodes_visited)``.
 
@@ -105,11 +116,7 @@ def solve_prefixes(n, prefixes, mirror, keep):
             n_sol += weight
             n_cls += placement_is_representative(pos, inv, n)
             if keep:
-                if n_out == out.shape[0]:
-                    bigger = np.empty((2 * n_out + 16, n), dtype=np.int32)
-                    bigger[:n_out] = out
-                    out = bigger
-                out[n_out, :] = pos
+                out = _append_row(out, n_out, pos)
                 n_out += 1
             continue
         avail[row] = full & ~(cols[row] | ld[row] | rd[row])
@@ -131,11 +138,7 @@ def solve_prefixes(n, prefixes, mirror, keep):
                 if placement_is_representative(pos, inv, n):
                     n_cls += 1
                 if keep:
-                    if n_out == out.shape[0]:
-                        bigger = np.empty((2 * n_out + 16, n), dtype=np.int32)
-                        bigger[:n_out] = out
-                        out = bigger
-                    out[n_out, :] = pos
+                    out = _append_row(out, n_out, pos)
                     n_out += 1
                 continue
             cols[row + 1] = cols[row] | b

@@ -71,3 +71,9 @@ def remove_stale_chunks():
             if path.name not in wanted:
                 print(f"removing stale runs file {path} (not in the current chunk plan)")
                 path.unlink()
+
+
+def library_code(*modules):
+    """Source files of ``knight`` modules a rule depends on: editing them reruns it."""
+    root = Path(workflow.basedir) / "knight"
+    return [str(root / f"{m}.py") for m in modules]

@@ -33,6 +33,12 @@ ALL_TARGETS += [
 ]
 
 
+rule queens_study:
+    """Just the queens stage (snakemake queens_study)."""
+    input:
+        [t for t in ALL_TARGETS if t.startswith("results/queens/")],
+
+
 rule queens_timings:
     """Time every instance with 1, 2, 4 ... Dask workers (and the serial code), `repeats` times."""
     input:

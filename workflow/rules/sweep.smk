@@ -2,6 +2,8 @@
 
 
 rule sweep_chunk:
+    input:
+        code=library_code("board", "orders", "symmetry", "warnsdorff", "tree", "sweep"),
     output:
         "results/runs/board={board}/part-{chunk}.parquet",
     params:

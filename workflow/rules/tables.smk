@@ -3,7 +3,8 @@
 
 rule board_tables:
     input:
-        lambda w: chunk_files(w.board),
+        runs=lambda w: chunk_files(w.board),
+        code=library_code("tables", "symmetry"),
     output:
         **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
     params:

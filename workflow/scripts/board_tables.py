@@ -14,7 +14,7 @@ board = parse_board(sm.wildcards.board)
 symmetric = starts_closed_under_symmetry(board, parse_starts(board, sm.params.starts))
 if not symmetric:
     logging.info("starts are not a union of symmetry orbits: class agreement not checked")
-frames = board_tables(scan_runs(list(sm.input)), board, check_classes=symmetric)
+frames = board_tables(scan_runs(list(sm.input.runs)), board, check_classes=symmetric)
 for name, frame in frames.items():
     write_frame(frame, sm.output[name], csv=False)
     logging.info("%s: %d rows", name, frame.height)
