@@ -23,7 +23,10 @@ if SWEEP["starts"] != "all":
     SWEEP["starts"] = sorted({tuple(p) for p in SWEEP["starts"]})
     SWEEP["starts"] = [list(p) for p in SWEEP["starts"]]
 BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
-CORES = workflow.cores if isinstance(workflow.cores, int) else (os.cpu_count() or 1)
+try:
+    CORES = int(workflow.cores)
+except Exception:  # no --cores given (e.g. --report, --dry-run): any count will do
+    CORES = os.cpu_count() or 1
 
 wildcard_constraints:
     board=r"\d+x\d+",

@@ -57,15 +57,10 @@ def sweep_benchmarks(board_name):
     return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
 
 
-def _code(*names):
-    """Library files a rule's output depends on: editing them reruns the rule."""
-    return [str((Path(workflow.current_basedir) / "../../knight" / n).resolve()) for n in names]
-
-
 #: Drawing and table code (inputs, so an edit redraws) and, for figures computed
 #: directly from runs, the Warnsdorff kernel and the symmetry tables.
-DRAW_CODE = _code("draw.py", "thesis.py")
-RUN_CODE = DRAW_CODE + _code("warnsdorff.py", "symmetry.py")
+DRAW_CODE = library_code("draw", "thesis")
+RUN_CODE = DRAW_CODE + library_code("warnsdorff", "symmetry")
 
 #: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
 BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
