@@ -53,9 +53,13 @@ def _run(args: argparse.Namespace) -> int:
     keep = args.output is not None
 
     def search(client=None):
-        if args.queens_command == "dominate":
-            return dominate(args.n, args.k, workers=workers, tasks=args.tasks, keep=keep, client=client)
-        return place(args.n, workers=workers, tasks=args.tasks, keep=keep, client=client)
+        from knight.progress import Progress
+
+        with Progress(args.tasks, f"queens {args.queens_command} {args.n}") as bar:
+            if args.queens_command == "dominate":
+                return dominate(args.n, args.k, workers=workers, tasks=args.tasks, keep=keep, client=client,
+                                progress=bar)
+            return place(args.n, workers=workers, tasks=args.tasks, keep=keep, client=client, progress=bar)
 
     # Validate before starting a cluster: a bad n or k fails in well under a second.
     from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks

@@ -34,16 +34,29 @@ def timed(fn: Callable, *args):
     return out, time.perf_counter() - t0
 
 
-def run(fn: Callable, batches: Sequence[tuple], *, workers: int = 1, client=None) -> list:
+def run(fn: Callable, batches: Sequence[tuple], *, workers: int = 1, client=None, progress=None) -> list:
     """``[timed(fn, *batch) for batch in batches]``, in batch order.
 
     With ``client`` the batches are Dask tasks on its workers; without one, ``workers``
     1 runs them in turn on this thread and more start a local threaded cluster.
+    ``progress`` (a :class:`knight.progress.Progress`) counts finished batches.
     """
+    if progress is not None:
+        progress.total = max(len(batches), 1)
     if client is None and workers == 1:
-        return [timed(fn, *b) for b in batches]
+        out = []
+        for b in batches:
+            out.append(timed(fn, *b))
+            if progress is not None:
+                progress.update(1)
+        return out
     if client is None:
         with dask_client(workers) as own:
-            return run(fn, batches, client=own)
+            return run(fn, batches, client=own, progress=progress)
     futures = [client.submit(timed, fn, *b, pure=False) for b in batches]
+    if progress is not None:
+        from dask.distributed import as_completed
+
+        for _ in as_completed(futures, loop=client.loop):
+            progress.update(1)
     return client.gather(futures)

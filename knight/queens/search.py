@@ -70,8 +70,10 @@ def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
     )
 
 
-def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board, in ``tasks`` tasks."""
+def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
+    """Every set of ``k`` queens dominating the ``n x n`` board, in ``tasks`` tasks.
+
+    ``progress`` (a :class:`knight.progress.Progress`) is advanced once per finished task."""
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -80,14 +82,15 @@ def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None) -
     batches = [(n, k, chosen[i], forbidden[i], keep) for i in deal(len(chosen), tasks)]
     if len(chosen) == 0:
         batches = []
-    parts = run(domination.solve, batches, workers=workers, client=client)
+    parts = run(domination.solve, batches, workers=workers, client=client, progress=progress)
     return _merge("dominate", n, k, parts, workers, t0, keep)
 
 
-def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None) -> SearchResult:
+def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
     """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks.
 
-    Without ``keep`` only the left half of row 0 is searched and mirrored.
+    Without ``keep`` only the left half of row 0 is searched and mirrored. ``progress``
+    is advanced once per finished task.
     """
     n = check_n(n, limit=MAX_PLACE_N)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -97,7 +100,7 @@ def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None) -> Sear
     batches = [(n, pre[i], mirror, keep) for i in deal(len(pre), tasks)]
     if len(pre) == 0:
         batches = []
-    parts = run(nqueens.solve, batches, workers=workers, client=client)
+    parts = run(nqueens.solve, batches, workers=workers, client=client, progress=progress)
     return _merge("place", n, n, parts, workers, t0, keep)
 
 
