@@ -109,6 +109,17 @@ def _expand(d, k, cover, full, cov, forb, cand, uncov, top):
 
 
 @njit(nogil=True, cache=True)
+def _choose(d, q, cover, cov, forb, chosen):
+    """Put queen ``q`` at depth ``d``: later siblings may not use it; depth d+1 inherits
+    the coverage plus ``q``'s and the forbidden squares."""
+    forb[d, q >> 6] |= _bit(q)
+    chosen[d] = q
+    for w in range(cov.shape[1]):
+        cov[d + 1, w] = cov[d, w] | cover[q, w]
+        forb[d + 1, w] = forb[d, w]
+
+
+@njit(nogil=True, cache=True)
 def _pop_lowest(cand, d):
     """Remove and return the lowest square left in the bitboard ``cand[d]``, or -1."""
     for w in range(cand.shape[1]):
@@ -190,11 +201,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
                     break
                 d -= 1
                 continue
-            forb[d, q >> 6] |= _bit(q)
-            chosen[d] = q
-            for w in range(W):
-                cov[d + 1, w] = cov[d, w] | cover[q, w]
-                forb[d + 1, w] = forb[d, w]
+            _choose(d, q, cover, cov, forb, chosen)
             visited += 1
             state = _expand(d + 1, k, cover, full, cov, forb, cand, uncov, top)
             if state == 3:
@@ -238,11 +245,7 @@ def _frontier(cover, full, k, depth):
                 break
             d -= 1
             continue
-        forb[d, q >> 6] |= _bit(q)
-        chosen[d] = q
-        for w in range(W):
-            cov[d + 1, w] = cov[d, w] | cover[q, w]
-            forb[d + 1, w] = forb[d, w]
+        _choose(d, q, cover, cov, forb, chosen)
         if d + 1 == depth:
             if m == out_c.shape[0]:
                 nc = np.empty((2 * m, depth), dtype=np.int32)

@@ -21,6 +21,17 @@ _ZERO = np.uint64(0)
 
 
 @njit(nogil=True, cache=True)
+def _append_row(out, n_out, row):
+    """Store ``row`` at ``out[n_out]``, doubling ``out`` when full; return ``out``."""
+    if n_out == out.shape[0]:
+        bigger = np.empty((2 * n_out + 16, out.shape[1]), dtype=out.dtype)
+        bigger[:n_out] = out
+        out = bigger
+    out[n_out, :] = row
+    return out
+
+
+@njit(nogil=True, cache=True)
 def _prefixes(n, depth, first_limit):
     """All valid ``depth``-row prefixes (row 0 in columns ``< first_limit``), in order."""
     full = (_ONE << np.uint64(n)) - _ONE
@@ -47,11 +58,7 @@ def _prefixes(n, depth, first_limit):
         avail[row] ^= b
         pos[row] = np.int32(c)
         if row + 1 == depth:
-            if m == out.shape[0]:
-                bigger = np.empty((2 * m, depth), dtype=np.int32)
-                bigger[:m] = out
-                out = bigger
-            out[m, :] = pos[:depth]
+            out = _append_row(out, m, pos[:depth])
             m += 1
             continue
         cols[row + 1] = cols[row] | b
@@ -60,17 +67,6 @@ def _prefixes(n, depth, first_limit):
         avail[row + 1] = full & ~(cols[row + 1] | ld[row + 1] | rd[row + 1])
         row += 1
     return out[:m]
-
-
-@njit(nogil=True, cache=True)
-def _append_row(out, n_out, row):
-    """Store ``row`` at ``out[n_out]``, doubling ``out`` when full; return ``out``."""
-    if n_out == out.shape[0]:
-        bigger = np.empty((2 * n_out + 16, out.shape[1]), dtype=out.dtype)
-        bigger[:n_out] = out
-        out = bigger
-    out[n_out, :] = row
-    return out
 
 
 @njit(nogil=True, cache=True)
