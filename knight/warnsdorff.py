@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from knight.board import MOVES, Board
-from knight.orders import N_ORDERS, all_orders, parse_order, rank as order_rank
+from knight.orders import N_ORDERS, all_orders, parse_order
 
 
 _BLOCKED = 100  # degree given to off-board and visited squares: never the least
@@ -183,4 +183,4 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["Run", "run", "run_batch", "outcomes", "order_rank"]
+__all__ = ["Run", "run", "run_batch", "outcomes", "padded"]

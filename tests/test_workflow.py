@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import numpy as np
 import polars as pl
