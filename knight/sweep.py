@@ -141,24 +141,32 @@ def orbit_rows(board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str)
 
 
 def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]]) -> pa.Table:
-    """Assemble orbit results into one runs table (``RUNS_SCHEMA``)."""
-    parts = list(parts)
-    n = sum(len(p["start"]) for p in parts)
+    """Assemble task results into one runs table (``RUNS_SCHEMA``), sorted by (start, order).
+
+    Each part holds whole starts, every start a contiguous block of rows sorted by
+    order, so sorting the blocks by start (a concatenation, no row sort) suffices.
+    """
+    blocks = []  # (start, part, first row, end row)
+    for k, p in enumerate(parts := list(parts)):
+        starts = p["start"]
+        bounds = np.flatnonzero(np.diff(starts.astype(np.int64))) + 1
+        edges = [0, *bounds.tolist(), len(starts)]
+        blocks += [(int(starts[lo]), k, lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+    blocks.sort()
+    n = sum(hi - lo for _, _, lo, hi in blocks)
     cols = {
         "rows": np.full(n, board.rows, np.uint16),
         "cols": np.full(n, board.cols, np.uint16),
     }
-    for name in ("start", "order", *_OUTCOME_DTYPES):
-        cols[name] = np.concatenate([p[name] for p in parts]) if parts else np.empty(0)
-    # Parts are sorted by (start, order) within an orbit; a stable sort on start
-    # makes the whole table sorted by (start, order).
-    perm = np.argsort(cols["start"], kind="stable")
-    for name in ("start", "order", *_OUTCOME_DTYPES):
-        cols[name] = cols[name][perm]
-    return pa.Table.from_arrays(
-        [pa.array(cols[f.name].astype(f.type.to_pandas_dtype(), copy=False), type=f.type) for f in RUNS_SCHEMA],
-        schema=RUNS_SCHEMA,
-    )
+    for f in RUNS_SCHEMA:
+        if f.name in cols:
+            continue
+        dtype = f.type.to_pandas_dtype()
+        cols[f.name] = (
+            np.concatenate([parts[k][f.name][lo:hi] for _, k, lo, hi in blocks]).astype(dtype, copy=False)
+            if blocks else np.empty(0, dtype)
+        )
+    return pa.Table.from_arrays([pa.array(cols[f.name], type=f.type) for f in RUNS_SCHEMA], schema=RUNS_SCHEMA)
 
 
 @dataclass
