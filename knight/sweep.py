@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -58,8 +58,8 @@ class SweepSpec:
     """What to run on one board: start squares (indices) and order ranks, both sorted."""
 
     board: Board
-    starts: np.ndarray = field(default=None)
-    ranks: np.ndarray = field(default=None)
+    starts: np.ndarray | None = None
+    ranks: np.ndarray | None = None
     chunk_runs: int = DEFAULT_CHUNK_RUNS
     engine: str = "tree"
 

@@ -109,6 +109,20 @@ def _expand(d, k, cover, full, cov, forb, cand, uncov, top):
 
 
 @njit(nogil=True, cache=True)
+def _search_state(k, W):
+    """Per-depth bitboards (covered, forbidden, candidates; k+1 x W words), the uncovered
+    scratch word array, the bound's top counts and the chosen squares, all zero."""
+    return (
+        np.zeros((k + 1, W), dtype=np.uint64),
+        np.zeros((k + 1, W), dtype=np.uint64),
+        np.zeros((k + 1, W), dtype=np.uint64),
+        np.zeros(W, dtype=np.uint64),
+        np.zeros(k + 1, dtype=np.int64),
+        np.zeros(k, dtype=np.int32),
+    )
+
+
+@njit(nogil=True, cache=True)
 def _choose(d, q, cover, cov, forb, chosen):
     """Put queen ``q`` at depth ``d``: later siblings may not use it; depth d+1 inherits
     the coverage plus ``q``'s and the forbidden squares."""
@@ -140,12 +154,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
     """
     W = full.shape[0]
     D = node_chosen.shape[1]
-    cov = np.zeros((k + 1, W), dtype=np.uint64)
-    forb = np.zeros((k + 1, W), dtype=np.uint64)
-    cand = np.zeros((k + 1, W), dtype=np.uint64)
-    uncov = np.zeros(W, dtype=np.uint64)
-    top = np.zeros(k + 1, dtype=np.int64)
-    chosen = np.zeros(k, dtype=np.int32)
+    cov, forb, cand, uncov, top, chosen = _search_state(k, W)
     scratch = np.zeros(k, dtype=np.int32)
     work = np.zeros(k, dtype=np.int32)
     out = np.empty((16 if keep else 0, k), dtype=np.int32)
@@ -220,12 +229,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
 def _frontier(cover, full, k, depth):
     """Nodes at ``depth`` (< k) below the root that survive the bound of their parents."""
     W = full.shape[0]
-    cov = np.zeros((k + 1, W), dtype=np.uint64)
-    forb = np.zeros((k + 1, W), dtype=np.uint64)
-    cand = np.zeros((k + 1, W), dtype=np.uint64)
-    uncov = np.zeros(W, dtype=np.uint64)
-    top = np.zeros(k + 1, dtype=np.int64)
-    chosen = np.zeros(k, dtype=np.int32)
+    cov, forb, cand, uncov, top, chosen = _search_state(k, W)
     cap = 64
     out_c = np.empty((cap, depth), dtype=np.int32)
     out_f = np.empty((cap, W), dtype=np.uint64)

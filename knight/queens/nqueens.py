@@ -21,6 +21,15 @@ _ZERO = np.uint64(0)
 
 
 @njit(nogil=True, cache=True)
+def _descend(row, b, cols, ld, rd, avail, full):
+    """Queen bit ``b`` placed on ``row``: attacked masks and free squares of ``row + 1``."""
+    cols[row + 1] = cols[row] | b
+    ld[row + 1] = ((ld[row] | b) << _ONE) & full
+    rd[row + 1] = (rd[row] | b) >> _ONE
+    avail[row + 1] = full & ~(cols[row + 1] | ld[row + 1] | rd[row + 1])
+
+
+@njit(nogil=True, cache=True)
 def _append_row(out, n_out, row):
     """Store ``row`` at ``out[n_out]``, doubling ``out`` when full; return ``out``."""
     if n_out == out.shape[0]:
@@ -61,10 +70,7 @@ def _prefixes(n, depth, first_limit):
             out = _append_row(out, m, pos[:depth])
             m += 1
             continue
-        cols[row + 1] = cols[row] | b
-        ld[row + 1] = ((ld[row] | b) << _ONE) & full
-        rd[row + 1] = (rd[row] | b) >> _ONE
-        avail[row + 1] = full & ~(cols[row + 1] | ld[row + 1] | rd[row + 1])
+        _descend(row, b, cols, ld, rd, avail, full)
         row += 1
     return out[:m]
 
@@ -99,9 +105,7 @@ def solve_prefixes(n, prefixes, mirror, keep):
             b = _ONE << np.uint64(c)
             pos[row] = c
             inv[c] = row
-            cols[row + 1] = cols[row] | b
-            ld[row + 1] = ((ld[row] | b) << _ONE) & full
-            rd[row + 1] = (rd[row] | b) >> _ONE
+            _descend(row, b, cols, ld, rd, avail, full)
         weight = 1
         if mirror and D > 0 and 2 * prefixes[m, 0] + 1 < n:
             weight = 2
@@ -137,10 +141,7 @@ def solve_prefixes(n, prefixes, mirror, keep):
                     out = _append_row(out, n_out, pos)
                     n_out += 1
                 continue
-            cols[row + 1] = cols[row] | b
-            ld[row + 1] = ((ld[row] | b) << _ONE) & full
-            rd[row + 1] = (rd[row] | b) >> _ONE
-            avail[row + 1] = full & ~(cols[row + 1] | ld[row + 1] | rd[row + 1])
+            _descend(row, b, cols, ld, rd, avail, full)
             row += 1
     return n_sol, n_cls, out[:n_out], visited
 
