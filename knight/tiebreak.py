@@ -1,0 +1,80 @@
+"""Tie-break rules: their names and the numba step that narrows a tie by a rule's key.
+
+Every rule is Warnsdorff's rule (least degree first); rules differ only in how they
+choose among the tied set T of candidates sharing the least degree
+(docs/conventions.md, "Tie-break rules"):
+
+- ``fixed``: the tie order decides;
+- ``pohl``, ``roth``, ``corner``: a key narrows T first (smallest Pohl score, largest
+  squared distance from the centre, smallest squared distance to the nearest corner),
+  then the tie order decides among what is left;
+- ``random``: a uniform draw among T; ``random-order``: attempts of ``fixed``, each
+  under a uniformly drawn order; ``squirrel-cull``: fixed orders switched along the tour.
+
+Kernels work on the padded layout of :func:`knight.warnsdorff.padded` (a 2-square
+margin, ``width = cols + 4``): padded index ``p`` is board square
+``(p // width - 2, p % width - 2)``; visited and margin squares hold a degree of at
+least ``limit``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+#: Rule names, in the order of their integer codes.
+RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull")
+FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL = range(len(RULES))
+#: Rules whose residual ties are broken by a tie order (the tie-tree engine sweeps them).
+ORDER_RULES = ("fixed", "pohl", "roth", "corner")
+#: Rules that draw random numbers (rows carry a trial number).
+RANDOM_RULES = ("random", "random-order")
+
+
+def rule_code(name: str) -> int:
+    """Integer code of a rule name; ``ValueError`` naming the rules for an unknown one."""
+    try:
+        return RULES.index(name)
+    except ValueError:
+        raise ValueError(f"rule {name!r} is not one of {', '.join(RULES)}") from None
+
+
+@nb.njit(nogil=True, cache=True)
+def _key(rule, deg, p, offsets, width, rows, cols, limit):
+    """Key of the candidate at padded index ``p`` (smaller wins)."""
+    if rule == POHL:
+        score = 0
+        for j in range(8):
+            d = deg[p + offsets[j]]
+            if d < limit:
+                score += d
+        return score
+    r = p // width - 2
+    c = p % width - 2
+    if rule == ROTH:
+        dr = 2 * r - rows + 1
+        dc = 2 * c - cols + 1
+        return -(dr * dr + dc * dc)
+    # CORNER: squared distance to the nearest corner.
+    dr = min(r, rows - 1 - r)
+    dc = min(c, cols - 1 - c)
+    return dr * dr + dc * dc
+
+
+@nb.njit(nogil=True, cache=True)
+def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
+    """The moves of ``mask`` (bit ``m``: move ``m``, 0-based, ties at the least degree)
+    whose candidates have the best key under ``rule``; ``mask`` itself for rules
+    without a key. ``cur`` is the knight's padded square, already marked visited."""
+    if rule != POHL and rule != ROTH and rule != CORNER:
+        return mask
+    best = 1 << 40
+    out = 0
+    for m in range(8):
+        if (mask >> m) & 1:
+            k = _key(rule, deg, cur + offsets[m], offsets, width, rows, cols, limit)
+            if k < best:
+                best = k
+                out = 1 << m
+            elif k == best:
+                out |= 1 << m
+    return out
