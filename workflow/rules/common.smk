@@ -1,41 +1,50 @@
-# Configuration check, shared helpers and wildcard constraints.
+# The configuration check (once, for every section), shared helpers and constraints.
 import os
 from functools import lru_cache
 from pathlib import Path
 
-from snakemake.utils import validate
+from snakemake.exceptions import WorkflowError
 
+from knight import dataset
 from knight.board import parse_board
-from knight.config import check as check_config
-from knight.sweep import SweepSpec, n_chunks, parse_orders, parse_starts
+from knight.codehash import code_version
+from knight.config import ConfigError, load as load_config
+from knight.sweep import RUNS_SCHEMA, SweepSpec, chunk_path
 from knight.tables import TABLES
 
-# Every problem of the config is reported, by key and value, before any job runs.
-check_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
-validate(config, "../schemas/config.schema.yaml")  # also fills in the schema's defaults
+# Every problem of the config is reported, by key and value, before any job runs;
+# defaults are filled in and lists put in canonical order (reordering reruns nothing).
+try:
+    _checked = load_config(config)
+except ConfigError as exc:
+    raise WorkflowError(str(exc)) from None
+config.clear()
+config.update(_checked)
 
 SWEEP = config["sweep"]
 DASK = config["dask"]
-# Canonical forms, so that reordering or repeating list items reruns nothing.
-if SWEEP["orders"] != "all":
-    SWEEP["orders"] = sorted(set(map(str, SWEEP["orders"])))
-if SWEEP["starts"] != "all":
-    SWEEP["starts"] = sorted({tuple(p) for p in SWEEP["starts"]})
-    SWEEP["starts"] = [list(p) for p in SWEEP["starts"]]
 BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
 try:
     CORES = int(workflow.cores)
 except Exception:  # no --cores given (e.g. --report, --dry-run): any count will do
     CORES = os.cpu_count() or 1
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+
 
 wildcard_constraints:
     board=r"\d+x\d+",
-    chunk=r"\d{4}",
+    chunk=r"\d{4}\d*",
+
+
+def code(script):
+    """Hash of the library code a workflow script runs (knight.codehash): a rule parameter,
+    so editing that code reruns the rule, and nothing else does (not a moved project)."""
+    return code_version(SCRIPTS / f"{script}.py")
 
 
 def job_threads():
     """Threads of a Dask-backed job: 1 when an external scheduler does the work."""
-    if DASK.get("scheduler"):
+    if DASK.get("scheduler") or DASK.get("scheduler_file"):
         return 1
     return CORES if DASK["workers"] == "auto" else int(DASK["workers"])
 
@@ -43,28 +52,35 @@ def job_threads():
 @lru_cache(maxsize=None)
 def sweep_spec(board_name):
     """The sweep of one board under the current config (any board, listed or not)."""
-    board = parse_board(board_name)
-    return SweepSpec(
-        board,
-        starts=parse_starts(board, SWEEP["starts"]),
-        ranks=parse_orders(SWEEP["orders"]),
-        chunk_runs=SWEEP["chunk_runs"],
-        engine=SWEEP["engine"],
-    )
+    return SweepSpec.from_config(board_name, SWEEP)
 
 
 def chunk_files(board_name):
     """The runs files of one board, one per chunk (job)."""
-    n = n_chunks(sweep_spec(board_name))
-    return [f"results/runs/board={board_name}/part-{k:04d}.parquet" for k in range(n)]
+    spec = sweep_spec(board_name)
+    return [chunk_path("results/runs", spec.board, k).as_posix() for k in range(len(spec.chunks()))]
+
+
+def check_existing_chunks():
+    """Stop before any job if a runs file of the plan exists but is not whole (unreadable,
+    other rows or columns than its chunk): a corrupt input keeps failing, named, until it
+    is remade (deleted and rerun)."""
+    bad = []
+    for name in BOARDS:
+        spec = sweep_spec(name)
+        for path, rows in zip(chunk_files(name), spec.chunk_rows()):
+            if os.path.exists(path):
+                try:
+                    dataset.check_part(path, rows=rows, schema=RUNS_SCHEMA)
+                except dataset.DatasetError as exc:
+                    bad.append(str(exc))
+    if bad:
+        raise WorkflowError("runs files that cannot be trusted:\n  " + "\n  ".join(bad))
 
 
 def remove_stale_chunks():
-    """Delete runs files of listed boards that the current chunk plan no longer makes.
-
-    A changed ``chunk_runs`` (or starts/orders selection) changes the plan; leftover
-    parts would otherwise be read twice by a glob over results/runs/.
-    """
+    """Delete runs files of listed boards that the current chunk plan no longer makes, and
+    temporary files left by killed jobs (a glob over results/ would read them twice)."""
     for name in BOARDS:
         folder = Path(f"results/runs/board={name}")
         if not folder.is_dir():
@@ -74,9 +90,9 @@ def remove_stale_chunks():
             if path.name not in wanted:
                 print(f"removing stale runs file {path} (not in the current chunk plan)")
                 path.unlink()
+    for path in dataset.remove_leftovers("results"):
+        print(f"removing leftover temporary file {path}")
 
 
-def library_code(*modules):
-    """Source files of ``knight`` modules a rule depends on: editing them reruns it."""
-    root = Path(workflow.basedir) / "knight"
-    return [str(root / f"{m}.py") for m in modules]
+if workflow.is_main_process:
+    check_existing_chunks()

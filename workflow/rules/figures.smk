@@ -1,49 +1,16 @@
 # figures stage: pictures of the sweep's findings (thesis chapters 7-8), the thesis's
 # tables 58/59 per board and the inputs of the HTML report
 # (snakemake --report results/report.html). Config: the `figures:` section
-# (workflow/schemas/figures.schema.yaml). Every figure is a PNG (in the report) and an
+# (workflow/schemas/figures.schema.yaml, checked in knight/config.py). Every figure is a PNG (in the report) and an
 # SVG beside it; figures rerun only when their input tables, params or code change.
 from pathlib import Path
 
-from snakemake.utils import validate
-
 from knight.board import parse_board
-from knight.orders import parse_order
 
-validate(config.setdefault("figures", {}), str(Path(workflow.current_basedir) / "../schemas/figures.schema.yaml"))
 FIGURES = config["figures"]
 
 
 report: "../report/workflow.rst"
-
-
-def _figure_config_errors(fig):
-    """What the schema cannot check: boards parse, starts lie on their board, orders are permutations."""
-    msgs = []
-    items = [(f"figures.tours[{i}]", t) for i, t in enumerate(fig["tours"])]
-    if fig["images_of_order"] is not None:
-        items.append(("figures.images_of_order", fig["images_of_order"]))
-    for key, item in items:
-        try:
-            board = parse_board(item["board"])
-        except ValueError as exc:
-            msgs.append(f"config key {key}.board: {item['board']!r}: {exc}")
-            continue
-        try:
-            parse_order(item["order"])
-        except ValueError as exc:
-            msgs.append(f"config key {key}.order: {item['order']!r}: {exc}")
-        if "start" in item:
-            r, c = item["start"]
-            if not (1 <= r <= board.rows and 1 <= c <= board.cols):
-                msgs.append(f"config key {key}.start: {item['start']!r}: off the {board.name} board "
-                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
-    return msgs
-
-
-_errors = _figure_config_errors(FIGURES)
-if _errors:
-    raise ValueError("invalid figures config:\n  " + "\n  ".join(_errors))
 
 
 def tour_stem(item):
@@ -56,11 +23,6 @@ def sweep_benchmarks(board_name):
     """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
     return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
 
-
-#: Drawing and table code (inputs, so an edit redraws) and, for figures computed
-#: directly from runs, the Warnsdorff kernel and the symmetry tables.
-DRAW_CODE = library_code("draw", "thesis")
-RUN_CODE = DRAW_CODE + library_code("warnsdorff", "symmetry")
 
 #: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
 BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
@@ -90,8 +52,6 @@ rule figures:
 
 rule figure_tour:
     """A drawn Warnsdorff run: chequered board, path through square centres, start/end marked."""
-    input:
-        code=RUN_CODE,
     output:
         png=report(
             "results/figures/tours/{tboard}_{row}-{col}_{order}.png",
@@ -106,7 +66,11 @@ rule figure_tour:
         col=r"\d+",
         order=r"[1-8]{8}",
     params:
+        code=code("fig_tour"),
         dpi=FIGURES["dpi"],
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
     script:
@@ -118,7 +82,6 @@ rule figure_board:
     input:
         ends="results/tables/boards/{board}/ends.parquet",
         starts="results/tables/boards/{board}/starts.parquet",
-        code=DRAW_CODE,
     output:
         **{
             f"{name}_png": report(
@@ -132,8 +95,12 @@ rule figure_board:
         },
         **{f"{name}_svg": f"results/figures/boards/{{board}}/{name}.svg" for name in BOARD_FIGURES},
     params:
+        code=code("fig_board"),
         dpi=FIGURES["dpi"],
         annotate_max=FIGURES["annotate_max"],
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/board_{board}.log",
     script:
@@ -144,13 +111,16 @@ rule figure_rates:
     """Completion rate and closed rate against N over every configured board."""
     input:
         table="results/tables/completion.parquet",
-        code=DRAW_CODE,
     output:
         png=report("results/figures/rates.png", caption="../report/rates.rst", category="3. Across boards",
                    labels={"figure": "completion and closed rate"}),
         svg="results/figures/rates.svg",
     params:
+        code=code("fig_rates"),
         dpi=FIGURES["dpi"],
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/rates.log",
     script:
@@ -162,13 +132,16 @@ rule figure_runtime:
     input:
         completion="results/tables/completion.parquet",
         benchmarks=[f for b in BOARDS for f in sweep_benchmarks(b)],
-        code=DRAW_CODE,
     output:
         png=report("results/figures/runtime.png", caption="../report/runtime.rst", category="3. Across boards",
                    labels={"figure": "run time"}),
         svg="results/figures/runtime.svg",
     params:
+        code=code("fig_runtime"),
         dpi=FIGURES["dpi"],
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/runtime.log",
     script:
@@ -177,8 +150,6 @@ rule figure_runtime:
 
 rule figure_order_images:
     """Per-start outcomes of one order and of its symmetric images g·o, side by side."""
-    input:
-        code=RUN_CODE,
     output:
         png=report(
             "results/figures/symmetry/{iboard}_{order}.png",
@@ -191,8 +162,12 @@ rule figure_order_images:
         iboard=r"\d+x\d+",
         order=r"[1-8]{8}",
     params:
+        code=code("fig_order_images"),
         dpi=FIGURES["dpi"],
         annotate_max=FIGURES["annotate_max"],
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/symmetry_{iboard}_{order}.log",
     script:
@@ -204,7 +179,6 @@ rule thesis_tables:
     input:
         orders="results/tables/boards/{board}/orders.parquet",
         starts="results/tables/boards/{board}/starts.parquet",
-        code=DRAW_CODE,
     output:
         t58_md="results/thesis/{board}/table58.md",
         t58_csv="results/thesis/{board}/table58.csv",
@@ -216,6 +190,11 @@ rule thesis_tables:
         t59_html=report("results/thesis/{board}/table59.html", caption="../report/table59.rst",
                         category="5. Thesis tables", subcategory="{board}",
                         labels={"board": "{board}", "table": "59: failing orders per start"}),
+    params:
+        code=code("fig_thesis_tables"),
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/thesis_{board}.log",
     script:
@@ -226,10 +205,14 @@ rule report_completion:
     """The completion table over all boards as an HTML page for the report."""
     input:
         table="results/tables/completion.parquet",
-        code=DRAW_CODE,
     output:
         report("results/report/tables/completion.html", caption="../report/completion.rst",
                category="3. Across boards", labels={"figure": "completion table"}),
+    params:
+        code=code("fig_table_html"),
+    resources:
+        mem_mb=2000,
+        runtime=15,
     log:
         "results/logs/figures/completion_html.log",
     script:
@@ -243,6 +226,9 @@ rule report_queens:
     output:
         report("results/figures/queens/speedup.png", caption="../report/queens.rst", category="6. Queens",
                labels={"figure": "speed-up and efficiency"}),
+    resources:
+        mem_mb=500,
+        runtime=5,
     run:
         import shutil
 

@@ -1,14 +1,17 @@
-# Aggregates: per-board tables from the runs files, then one table over all boards.
+# Aggregates: per-board tables from a board's whole runs dataset, then one table over all boards.
 
 
 rule board_tables:
     input:
-        runs=lambda w: chunk_files(w.board),
-        code=library_code("tables", "symmetry"),
+        manifest="results/runs/board={board}/_manifest.json",
     output:
         **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
     params:
         starts=SWEEP["starts"],
+        code=code("board_tables"),
+    resources:
+        mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 5000,
+        runtime=30,
     log:
         "results/logs/tables/{board}.log",
     script:
@@ -23,6 +26,11 @@ rule combine_table:
         csv="results/tables/{name}.csv",
     wildcard_constraints:
         name="|".join(TABLES),
+    params:
+        code=code("combine_table"),
+    resources:
+        mem_mb=2000,
+        runtime=10,
     log:
         "results/logs/tables/{name}.log",
     script:
@@ -35,5 +43,5 @@ ALL_TARGETS += expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet"
 rule sweep_study:
     """Just the Warnsdorff sweep and its tables (snakemake sweep_study)."""
     input:
-        [f for b in BOARDS for f in chunk_files(b)],
+        [f"results/runs/board={b}/_manifest.json" for b in BOARDS],
         expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"]),

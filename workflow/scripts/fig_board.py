@@ -5,16 +5,15 @@ orders run); failing: orders that fail from each start (table 59); closed_starts
 orders whose tour from each start closes. Starts not run are left blank.
 """
 
-import logging
-
 import polars as pl
 
 from knight.board import parse_board
 from knight.draw import save, square_heatmap
 from knight.thesis import square_grid
+from knight.logs import script_logging
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log = script_logging(sm)
 
 board = parse_board(sm.wildcards.board)
 ends = pl.read_parquet(sm.input.ends)
@@ -40,4 +39,4 @@ for name, (grid, title, label, cmap) in figures.items():
     fig = square_heatmap(grid, title=title, label=label, cmap=cmap, annotate=annotate, board=board)
     save(fig, sm.output[f"{name}_png"], dpi=sm.params.dpi)
     save(fig, sm.output[f"{name}_svg"])
-    logging.info("%s: total %s, max %s", name, float(grid[grid == grid].sum()), float(grid[grid == grid].max()))
+    log.info("%s: total %s, max %s", name, float(grid[grid == grid].sum()), float(grid[grid == grid].max()))
