@@ -154,3 +154,19 @@ def parse_square(board: Board, square) -> int:
         raise ValueError(
             f"square ({row}, {col}) is off the {board.name} board (rows 1..{board.rows}, columns 1..{board.cols})")
     return board.from_human(row, col)
+
+
+def step_numbers(board: Board, path) -> np.ndarray:
+    """``int64[rows, cols]``: step number of each square on ``path`` (1 = its first
+    square), 0 for squares the path does not visit."""
+    grid = np.zeros(board.size, dtype=np.int64)
+    path = np.asarray(path, dtype=np.int64)
+    grid[path] = np.arange(1, len(path) + 1)
+    return grid.reshape(board.rows, board.cols)
+
+
+def format_grid(grid: np.ndarray) -> str:
+    """A grid of numbers as text: one line per row, values right-aligned to the width of
+    the board's square count, one space apart (the thesis's printout)."""
+    width = len(str(grid.size))
+    return "\n".join(" ".join(f"{int(v):>{width}d}" for v in row) for row in grid)

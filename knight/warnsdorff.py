@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board
+from knight.board import MOVES, Board, step_numbers
 from knight.orders import N_ORDERS, all_orders, parse_order
 
 
@@ -140,9 +140,7 @@ class Run:
 
     def numbering(self) -> np.ndarray:
         """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
-        grid = np.zeros(self.board.size, dtype=np.int64)
-        grid[self.path] = np.arange(1, self.visited + 1)
-        return grid.reshape(self.board.rows, self.board.cols)
+        return step_numbers(self.board, self.path)
 
 
 def run(board: Board, start: int, order: str | int = "12345678") -> Run:
