@@ -342,8 +342,8 @@ def outcomes(board: Board, rule: str, starts, trials=None, *, order="12345678", 
     (trials ``0..t-1``) or explicit trial numbers. Row ``a * len(trials) + b`` is start
     ``starts[a]``, trial ``trials[b]``; the trial number only matters to random rules
     (with a given seed, a row is the same however the pairs are split into calls).
-    ``order`` (string or rank) is the tie order of fixed, pohl, roth, corner and random's
-    unused fallback; ``retries`` bounds random-order's attempts.
+    ``order`` (string or rank) is the tie order of fixed, pohl, roth and corner (checked
+    but unused by the other rules); ``retries`` bounds random-order's attempts.
 
     Returns numpy arrays indexed like the rows: ``start`` u32, ``trial`` u32,
     ``attempts`` u16, ``order`` int32 (rank of the tie order used: the rule's, the last
