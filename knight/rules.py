@@ -26,6 +26,7 @@ import numpy as np
 
 from knight.board import MOVES, Board
 from knight.orders import N_ORDERS, all_orders, order_string, parse_order
+from knight.orders import rank as order_rank
 from knight.rng import below, fold, run_key
 from knight.squirrel_cull import schedule
 from knight.tiebreak import (
@@ -264,14 +265,8 @@ def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, i
         switches[on] = (r + 2) * (board.cols + 4) + c + 2
         return orders, switches, -1
     moves = _order_moves(order)
-    rank = -1 if code in (RANDOM, RANDOM_ORDER) else _rank(moves)
-    return np.ascontiguousarray(moves[None, :]), np.full(1, -1, np.int64), rank
-
-
-def _rank(moves: np.ndarray) -> int:
-    from knight.orders import rank
-
-    return rank([int(m) for m in moves])
+    used = -1 if code in (RANDOM, RANDOM_ORDER) else order_rank(moves)
+    return np.ascontiguousarray(moves[None, :]), np.full(1, -1, np.int64), used
 
 
 def _starts(board: Board, starts) -> np.ndarray:
