@@ -20,6 +20,7 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/queens.smk"
 include: "workflow/rules/exact.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/rules.smk"
 
 
 rule all:

@@ -170,3 +170,10 @@ def format_grid(grid: np.ndarray) -> str:
     the board's square count, one space apart (the thesis's printout)."""
     width = len(str(grid.size))
     return "\n".join(" ".join(f"{int(v):>{width}d}" for v in row) for row in grid)
+
+
+def board_grid(board: Board, squares, values, *, fill=np.nan) -> np.ndarray:
+    """``float[rows, cols]`` with ``values[i]`` at square index ``squares[i]``, ``fill`` elsewhere."""
+    grid = np.full(board.size, fill, dtype=float)
+    grid[np.asarray(squares, dtype=np.int64)] = np.asarray(values, dtype=float)
+    return grid.reshape(board.rows, board.cols)

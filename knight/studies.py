@@ -127,9 +127,10 @@ class Chunk:
     rows: int = 0
     steps: int = 0
 
-    def params(self) -> dict:
-        """Plain values that decide the chunk's rows (its Snakemake params)."""
-        out = {**self.spec.params(), "kind": self.kind}
+    def params(self, starts) -> dict:
+        """Plain values that decide the chunk's rows (its Snakemake params); ``starts`` is
+        the study's starts setting (the segments index its start squares)."""
+        out = {**self.spec.params(), "kind": self.kind, "starts": starts}
         if self.kind == "walk":
             out["segments"] = [[b.name, lo, hi] for b, lo, hi in self.segments]
         else:
@@ -215,6 +216,11 @@ class Study:
     def chunks(self, rule: str) -> list[Chunk]:
         """The rule's chunks, in file order (part k is chunk k)."""
         return self._chunks[rule]
+
+    def chunk_params(self, rule: str, k: int) -> dict:
+        """What decides the rows of chunk ``k`` of ``rule`` (plain values)."""
+        starts = self.starts if isinstance(self.starts, str) else [list(p) for p in self.starts]
+        return self.chunks(rule)[k].params(starts)
 
     @cached_property
     def _chunks(self) -> dict[str, list[Chunk]]:

@@ -15,7 +15,8 @@ import numba as nb
 import numpy as np
 
 from knight.board import MOVES, Board, step_numbers
-from knight.orders import N_ORDERS, all_orders, parse_order
+from knight.orders import N_ORDERS, all_orders, parse_order, rank as order_rank, unrank
+from knight.symmetry import group
 
 
 _BLOCKED = 100  # degree given to off-board and visited squares: never the least
@@ -181,4 +182,30 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["Run", "run", "run_batch", "outcomes", "padded"]
+def image_outcomes(board: Board, order: str) -> list[dict]:
+    """Run ``order`` and its images g·o under every symmetry g of ``board`` from every start.
+
+    One dict per group element (identity first): ``element`` name, ``order`` string of
+    g·o, ``codes[rows, cols]`` (0 incomplete, 1 open tour, 2 closed tour, at the start
+    square), ``unvisited[rows, cols]`` and ``complete`` / ``closed`` counts over starts.
+    """
+    g = group(board)
+    images = g.order_images()[:, order_rank(order)]
+    starts = np.arange(board.size, dtype=np.uint32)
+    out = []
+    for name, img in zip(g.names(), images.tolist()):
+        res = outcomes(board, starts, np.full(board.size, img, dtype=np.uint16))
+        codes = res["complete"].astype(np.int64) + res["closed"].astype(np.int64)
+        unvisited = board.size - res["visited"].astype(np.int64)
+        out.append({
+            "element": name,
+            "order": unrank(img),
+            "codes": codes.reshape(board.rows, board.cols),
+            "unvisited": unvisited.reshape(board.rows, board.cols),
+            "complete": int(res["complete"].sum()),
+            "closed": int(res["closed"].sum()),
+        })
+    return out
+
+
+__all__ = ["Run", "run", "run_batch", "outcomes", "padded", "image_outcomes"]

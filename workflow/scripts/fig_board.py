@@ -9,7 +9,7 @@ import polars as pl
 
 from knight.board import parse_board
 from knight.draw import save, square_heatmap
-from knight.thesis import square_grid
+from knight.board import board_grid
 from knight.logs import script_logging
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
@@ -22,16 +22,16 @@ annotate = max(board.rows, board.cols) <= sm.params.annotate_max
 n_orders = int(starts["orders"].max()) if starts.height else 0
 
 figures = {
-    "ends_complete": (square_grid(board, ends["end"], ends["complete"], fill=0),
+    "ends_complete": (board_grid(board, ends["end"], ends["complete"], fill=0),
                       f"{board.name}: complete tours ending on each square",
                       "complete tours ending here (count)", "cividis"),
-    "ends_closed": (square_grid(board, ends["end"], ends["closed"], fill=0),
+    "ends_closed": (board_grid(board, ends["end"], ends["closed"], fill=0),
                     f"{board.name}: closed tours ending on each square",
                     "closed tours ending here (count)", "cividis"),
-    "failing": (square_grid(board, starts["start"], starts["failing"]),
+    "failing": (board_grid(board, starts["start"], starts["failing"]),
                 f"{board.name}: failing tie orders per start (of {n_orders:,} run)",
                 "orders with no complete tour (count)", "viridis"),
-    "closed_starts": (square_grid(board, starts["start"], starts["closed"]),
+    "closed_starts": (board_grid(board, starts["start"], starts["closed"]),
                       f"{board.name}: tie orders whose tour from this start closes",
                       "orders giving a closed tour (count)", "viridis"),
 }

@@ -2,14 +2,14 @@
 
 from knight.board import parse_board
 from knight.draw import outcome_grid_figure, save
-from knight.thesis import order_images
+from knight.warnsdorff import image_outcomes
 from knight.logs import script_logging
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 log = script_logging(sm)
 
 board = parse_board(sm.wildcards.iboard)
-images = order_images(board, sm.wildcards.order)
+images = image_outcomes(board, sm.wildcards.order)
 panels = [
     (f"{im['element']}: {im['order']}\n{im['complete']}/{board.size} complete, {im['closed']} closed",
      im["codes"], im["unvisited"])
