@@ -29,5 +29,9 @@ rule all:
         ALL_TARGETS,
 
 
+if workflow.is_main_process:
+    check_existing_parts()
+
+
 onstart:
-    remove_stale_chunks()
+    remove_stale_parts()

@@ -23,7 +23,8 @@ def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / (1 + z2 / n)
-    return (centre - half).clip(0.0, 1.0), (centre + half).clip(0.0, 1.0)
+    # The interval contains p; say so exactly where rounding would put p = 0 or 1 outside.
+    return pl.min_horizontal(centre - half, p).clip(0.0, 1.0), pl.max_horizontal(centre + half, p).clip(0.0, 1.0)
 
 
 def completion(runs: pl.LazyFrame) -> pl.LazyFrame:

@@ -61,38 +61,37 @@ def chunk_files(board_name):
     return [chunk_path("results/runs", spec.board, k).as_posix() for k in range(len(spec.chunks()))]
 
 
-def check_existing_chunks():
-    """Stop before any job if a runs file of the plan exists but is not whole (unreadable,
-    other rows or columns than its chunk): a corrupt input keeps failing, named, until it
-    is remade (deleted and rerun)."""
+#: Every dataset folder the plan writes: folder -> (part files, rows of each, schema).
+#: Filled by the stages' rule files; checked at start, cleaned before the first job.
+DATASETS = {}
+
+
+def check_existing_parts():
+    """Stop before any job if a part of the plan exists but is not whole (unreadable, other
+    rows or columns than its chunk): a corrupt input keeps failing, named, until it is
+    remade (deleted and rerun)."""
     bad = []
-    for name in BOARDS:
-        spec = sweep_spec(name)
-        for path, rows in zip(chunk_files(name), spec.chunk_rows()):
+    for folder, (files, rows, schema) in DATASETS.items():
+        for path, n in zip(files, rows):
             if os.path.exists(path):
                 try:
-                    dataset.check_part(path, rows=rows, schema=RUNS_SCHEMA)
+                    dataset.check_part(path, rows=n, schema=schema)
                 except dataset.DatasetError as exc:
                     bad.append(str(exc))
     if bad:
-        raise WorkflowError("runs files that cannot be trusted:\n  " + "\n  ".join(bad))
+        raise WorkflowError("result files that cannot be trusted:\n  " + "\n  ".join(bad))
 
 
-def remove_stale_chunks():
-    """Delete runs files of listed boards that the current chunk plan no longer makes, and
+def remove_stale_parts():
+    """Delete parts in the plan's dataset folders that the current plan no longer makes, and
     temporary files left by killed jobs (a glob over results/ would read them twice)."""
-    for name in BOARDS:
-        folder = Path(f"results/runs/board={name}")
-        if not folder.is_dir():
+    for folder, (files, _, _) in DATASETS.items():
+        if not os.path.isdir(folder):
             continue
-        wanted = {Path(p).name for p in chunk_files(name)}
-        for path in folder.glob("part-*.parquet"):
+        wanted = {Path(p).name for p in files}
+        for path in Path(folder).glob("part-*.parquet"):
             if path.name not in wanted:
-                print(f"removing stale runs file {path} (not in the current chunk plan)")
+                print(f"removing stale part {path} (not in the current plan)")
                 path.unlink()
     for path in dataset.remove_leftovers("results"):
         print(f"removing leftover temporary file {path}")
-
-
-if workflow.is_main_process:
-    check_existing_chunks()

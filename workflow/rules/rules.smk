@@ -2,7 +2,7 @@
 # starts); one job per chunk of bounded work, a manifest per (study, rule) dataset, then
 # aggregates and figures. Config: the `rules:` section (workflow/schemas/rules.schema.yaml).
 from knight.dataset import part_name
-from knight.studies import Study
+from knight.studies import RUNS_SCHEMA as RULE_RUNS_SCHEMA, TIMES_SCHEMA, Study
 
 RULES_CFG = config["rules"]
 STUDIES = {s["name"]: Study.from_config(s, RULES_CFG) for s in RULES_CFG["studies"]}
@@ -31,7 +31,8 @@ def rules_resources(wildcards, attempt):
 
 RULES_DATASETS = [(name, spec.rule) for name, study in STUDIES.items() for spec in study.rules]
 RULES_TARGETS = (
-    [f"{rules_runs_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]
+    [f for s, r in RULES_DATASETS for kind in ("runs", "times") for f in rules_chunk_files(s, r, kind)]
+    + [f"{rules_runs_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]
     + expand("results/rules/tables/{name}.{ext}", name=RULE_TABLES, ext=["parquet", "csv"])
     + ["results/rules/tables/table57.md", "results/rules/tables/squirrel_cull.md"]
     + expand("results/rules/figures/{name}.{ext}", name=RULES_FIGURES, ext=["png", "svg"])
@@ -39,6 +40,11 @@ RULES_TARGETS = (
     else []
 )
 ALL_TARGETS += RULES_TARGETS
+for _s, _r in RULES_DATASETS:
+    _rows = [c.rows for c in STUDIES[_s].chunks(_r)]
+    DATASETS[rules_runs_folder(_s, _r)] = (rules_chunk_files(_s, _r), _rows, RULE_RUNS_SCHEMA)
+    DATASETS[rules_runs_folder(_s, _r).replace("/runs/", "/times/")] = (
+        rules_chunk_files(_s, _r, "times"), [None] * len(_rows), TIMES_SCHEMA)
 
 
 wildcard_constraints:

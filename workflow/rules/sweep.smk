@@ -54,4 +54,9 @@ rule runs_manifest:
         "../scripts/runs_manifest.py"
 
 
-ALL_TARGETS += [f"results/runs/board={b}/_manifest.json" for b in BOARDS]
+# The parts are targets too: a deleted part is remade (Snakemake does not remake a missing
+# file that no job needs), then its manifest and tables follow.
+SWEEP_TARGETS = [f for b in BOARDS for f in chunk_files(b)] + [f"results/runs/board={b}/_manifest.json" for b in BOARDS]
+ALL_TARGETS += SWEEP_TARGETS
+for _b in BOARDS:
+    DATASETS[f"results/runs/board={_b}"] = (chunk_files(_b), sweep_spec(_b).chunk_rows(), RUNS_SCHEMA)

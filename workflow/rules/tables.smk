@@ -43,5 +43,5 @@ ALL_TARGETS += expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet"
 rule sweep_study:
     """Just the Warnsdorff sweep and its tables (snakemake sweep_study)."""
     input:
-        [f"results/runs/board={b}/_manifest.json" for b in BOARDS],
+        SWEEP_TARGETS,
         expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"]),
