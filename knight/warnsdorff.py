@@ -1,6 +1,6 @@
 """Warnsdorff's rule with a fixed tie order: one run, or a numba batch of runs.
 
-The rule (CONVENTIONS.md): the start is visited first; candidates are on-board,
+The rule (docs/conventions.md): the start is visited first; candidates are on-board,
 unvisited squares one knight move away; a candidate's degree counts its on-board,
 unvisited neighbours; move to the least degree, ties broken by the tie order; stop
 when there is no candidate. A *tie point* is a step where two or more candidates
