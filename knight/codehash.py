@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -58,7 +58,7 @@ def imported_modules(source: str) -> set[str]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _imports_of_module(name: str) -> frozenset[str]:
     return frozenset(imported_modules(module_file(name).read_text()))
 

@@ -30,7 +30,16 @@ from knight.orders import rank as order_rank
 from knight.rng import below, fold, run_key
 from knight.squirrel_cull import schedule
 from knight.tiebreak import (
-    CORNER, FIXED, POHL, RANDOM, RANDOM_ORDER, ROTH, RULES, SQUIRREL_CULL, narrow, rule_code,
+    CORNER,
+    FIXED,
+    POHL,
+    RANDOM,
+    RANDOM_ORDER,
+    ROTH,
+    RULES,
+    SQUIRREL_CULL,
+    narrow,
+    rule_code,
 )
 
 #: Degree given to margin squares and to a square when it is visited. Later decrements

@@ -30,7 +30,8 @@ import numpy as np
 import pyarrow as pa
 
 from knight.board import Board, parse_boards, parse_square
-from knight.orders import N_ORDERS, rank as order_rank
+from knight.orders import N_ORDERS
+from knight.orders import rank as order_rank
 from knight.sweep import SweepSpec, chunk_tasks
 from knight.tiebreak import ORDER_RULES, RANDOM_RULES, rule_code
 

@@ -25,7 +25,8 @@ import pyarrow as pa
 from knight import dataset
 from knight.board import Board, parse_board, parse_square
 from knight.io import write_parquet
-from knight.orders import N_ORDERS, all_orders, rank as order_rank
+from knight.orders import N_ORDERS, all_orders
+from knight.orders import rank as order_rank
 from knight.symmetry import group
 from knight.tiebreak import ORDER_RULES
 from knight.warnsdorff import padded, run_batch

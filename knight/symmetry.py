@@ -10,7 +10,7 @@ i to i+2 (mod 8) and the left-right mirror maps 1<->2, 3<->8, 4<->7, 5<->6.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -86,7 +86,7 @@ def _move_table(matrices: np.ndarray) -> np.ndarray:
     return np.array([[lookup[tuple(v)] for v in g.tolist()] for g in images], dtype=np.int64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def group(board: Board) -> Group:
     """The symmetry group of ``board``."""
     mats = np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)

@@ -15,9 +15,9 @@ import numba as nb
 import numpy as np
 
 from knight.board import MOVES, Board, step_numbers
-from knight.orders import N_ORDERS, all_orders, parse_order, rank as order_rank, unrank
+from knight.orders import N_ORDERS, all_orders, parse_order, unrank
+from knight.orders import rank as order_rank
 from knight.symmetry import group
-
 
 _BLOCKED = 100  # degree given to off-board and visited squares: never the least
 

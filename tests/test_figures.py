@@ -19,8 +19,8 @@ import yaml
 from PIL import Image
 
 from knight.board import Board
-from knight.symmetry import group
 from knight.board import board_grid as square_grid
+from knight.symmetry import group
 from knight.thesis import table59
 from knight.warnsdorff import image_outcomes as order_images
 

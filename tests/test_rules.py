@@ -1,10 +1,10 @@
 """The numba rule kernels (knight.rules, knight.rng, knight.squirrel_cull) against the
 plain references of tests/naive_rules.py."""
 
+import naive_rules as nr
 import numpy as np
 import pytest
 
-import naive_rules as nr
 from knight import rng
 from knight.board import Board
 from knight.rules import outcomes, run

@@ -4,17 +4,17 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
 import yaml
+from naive_rules import ORDER_STRINGS
+from naive_rules import run as naive_run
 
 from knight.board import Board
 from knight.cli import main as knight_main
 from knight.cluster import dask_client
 from knight.studies import RUNS_SCHEMA, RuleSpec, Study, run_chunk
-from naive_rules import ORDER_STRINGS, run as naive_run
 
 SETTINGS = {"random": {"seed": 7, "trials": 6}, "random-order": {"seed": 7, "trials": 4, "retries": 3}}
 ALL_RULES = ["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]

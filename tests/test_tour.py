@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from naive import WORKED_EXAMPLE as GRID
 from PIL import Image
 
 from knight.cli import main
-from naive import WORKED_EXAMPLE as GRID
 
 # worked example of docs/conventions.md, then the lines problemknight01_1 prints after the board.
 WORKED_EXAMPLE = GRID + """\

@@ -9,7 +9,7 @@ from knight.logs import script_logging
 from knight.sweep import parse_starts
 from knight.tables import board_tables, scan_runs, starts_closed_under_symmetry
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 board = parse_board(sm.wildcards.board)
 parts = dataset.verify(Path(sm.input.manifest).parent, deep=True)

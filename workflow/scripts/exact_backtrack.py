@@ -5,7 +5,7 @@ from knight.exact.study import backtrack_runs
 from knight.io import write_parquet
 from knight.logs import LineLogger, script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 runs = backtrack_runs(parse_board(sm.wildcards.board), closed=sm.params.closed,
                       prunes=sm.params.prune, orderings=sm.params.orderings,

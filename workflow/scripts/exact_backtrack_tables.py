@@ -6,7 +6,7 @@ from knight.exact.study import backtrack_summary, start_answers, warnsdorff_besi
 from knight.io import write_frame
 from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 runs = pl.concat([pl.read_parquet(p) for p in sm.input.runs])
 starts = pl.concat([pl.read_parquet(p) for p in sm.input.starts]) if sm.input.starts else None

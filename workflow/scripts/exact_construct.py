@@ -4,7 +4,7 @@ from knight.exact.study import construct_runs
 from knight.io import write_frame
 from knight.logs import LineLogger, script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 table = construct_runs(sm.params.boards, sm.params.methods, log=LineLogger(log))
 if not table["closed"].all():

@@ -6,7 +6,7 @@ from knight.exact.construct import construct
 from knight.exact.tour_io import write_tour
 from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 board = parse_board(sm.wildcards.board)
 order = construct(board)

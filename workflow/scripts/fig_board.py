@@ -7,12 +7,11 @@ orders whose tour from each start closes. Starts not run are left blank.
 
 import polars as pl
 
-from knight.board import parse_board
+from knight.board import board_grid, parse_board
 from knight.draw import save, square_heatmap
-from knight.board import board_grid
 from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 
 board = parse_board(sm.wildcards.board)

@@ -2,10 +2,10 @@
 
 from knight.board import parse_board
 from knight.draw import outcome_grid_figure, save
-from knight.warnsdorff import image_outcomes
 from knight.logs import script_logging
+from knight.warnsdorff import image_outcomes
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 
 board = parse_board(sm.wildcards.iboard)

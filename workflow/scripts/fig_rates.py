@@ -5,7 +5,7 @@ import polars as pl
 from knight.draw import rates_figure, save
 from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 table = pl.read_parquet(sm.input.table).sort("rows", "cols")
 fig = rates_figure(table["rows"], table["cols"], table["completion_rate"], table["closed_rate"])

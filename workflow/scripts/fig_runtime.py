@@ -11,7 +11,7 @@ import polars as pl
 from knight.draw import runtime_figure, save
 from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 seconds = {}
 for path in sm.input.benchmarks:

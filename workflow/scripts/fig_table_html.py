@@ -3,10 +3,10 @@
 import polars as pl
 
 from knight.io import atomic_path
-from knight.thesis import html_table
 from knight.logs import script_logging
+from knight.thesis import html_table
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 table = pl.read_parquet(sm.input.table).sort("rows", "cols").with_columns(
     (pl.col("completion_rate") * 100).round(3).alias("completion_%"),

@@ -4,10 +4,10 @@ import polars as pl
 
 from knight.board import parse_board
 from knight.io import atomic_path
-from knight.thesis import html_table, markdown, table58, table59
 from knight.logs import script_logging
+from knight.thesis import html_table, markdown, table58, table59
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 
 

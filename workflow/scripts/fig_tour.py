@@ -2,10 +2,10 @@
 
 from knight.board import parse_board
 from knight.draw import save, tour_figure
-from knight.warnsdorff import run
 from knight.logs import script_logging
+from knight.warnsdorff import run
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 
 w = sm.wildcards

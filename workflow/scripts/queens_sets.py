@@ -3,17 +3,17 @@
 import polars as pl
 
 from knight.io import write_frame
+from knight.logs import script_logging
 from knight.queens import dominate, place
 from knight.queens.published import published
 from knight.queens.tables import SCHEMA, solutions_frame, write_solutions
-from knight.logs import script_logging
 
 COUNT_SCHEMA = {
     "problem": pl.String, "n": pl.Int32, "k": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64,
     "published_solutions": pl.Int64, "published_classes": pl.Int64, "matches": pl.Boolean,
 }
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 frames = {"dominate": [], "place": []}
 counts = []

@@ -4,7 +4,7 @@ from knight.io import write_frame
 from knight.logs import LineLogger, script_logging
 from knight.queens.study import run_study
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 log.info("threads given by Snakemake: %d", sm.threads)
 timings = run_study(

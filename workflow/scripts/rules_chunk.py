@@ -7,7 +7,7 @@ from knight.logs import script_logging
 from knight.rules import outcomes
 from knight.studies import Study, run_chunk
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 section = sm.config["rules"]
 study = Study.from_config(next(s for s in section["studies"] if s["name"] == sm.wildcards.study), section)

@@ -7,7 +7,7 @@ from knight.board import Board, board_grid
 from knight.draw import rule_curves_figure, save, square_multiples_figure
 from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 completion = pl.read_parquet(sm.input.completion).filter(pl.col("rows") == pl.col("cols"))
 times = pl.read_parquet(sm.input.times).filter(pl.col("rows") == pl.col("cols"))

@@ -6,7 +6,7 @@ from knight.dataset import write_manifest
 from knight.logs import script_logging
 from knight.studies import RUNS_SCHEMA
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 manifest = write_manifest(Path(sm.output[0]).parent, sm.input, rows=sm.params.rows, schema=RUNS_SCHEMA,
                           study=sm.wildcards.study, rule=sm.wildcards.rule)

@@ -12,7 +12,7 @@ from knight.tables import board_tables
 from knight.thesis import markdown
 from knight.tiebreak import RANDOM_RULES
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 studies = sm.params.studies
 

@@ -4,7 +4,7 @@ from knight.dataset import write_manifest
 from knight.logs import script_logging
 from knight.sweep import RUNS_SCHEMA, SweepSpec
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 spec = SweepSpec.from_config(sm.wildcards.board, sm.params)
 manifest = write_manifest(sm.output[0].rsplit("/", 1)[0], sm.input, rows=spec.chunk_rows(),

@@ -4,7 +4,7 @@ from knight.cluster import dask_client
 from knight.logs import script_logging
 from knight.sweep import SweepSpec, run_chunk, write_chunk
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
 log = script_logging(sm)
 spec = SweepSpec.from_config(sm.wildcards.board, sm.params)
 chunk = int(sm.wildcards.chunk)
