@@ -27,15 +27,14 @@ def summary(board, start, run) -> str:
     ])
 
 
-def as_json(board, start, rule, run) -> dict:
-    """The run as plain JSON types; squares are 1-based ``[row, col]``."""
+def as_json(board, start, run) -> dict:
+    """The run as plain JSON types (the same keys for every rule); squares are 1-based
+    ``[row, col]``; ``order`` is the tie order used, null for random and squirrel-cull."""
     return {
         "rows": board.rows,
         "cols": board.cols,
-        "rule": rule,
         "start": list(board.human(start)),
         "order": run.order,
-        "attempts": getattr(run, "attempts", 1),
         "path": [list(board.human(int(s))) for s in run.path],
         "visited": run.visited,
         "end": list(board.human(run.end)),
@@ -89,7 +88,7 @@ def main(args: argparse.Namespace) -> int:
         result = rule_run(board, start, args.rule, order=args.order.strip(), seed=args.seed,
                           trial=args.trial, retries=args.retries)
     if args.json:
-        print(json.dumps(as_json(board, start, args.rule, result)))
+        print(json.dumps(as_json(board, start, result)))
     else:
         print(format_grid(step_numbers(board, result.path)))
         print(summary(board, start, result))
