@@ -278,6 +278,7 @@ def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
     n = _visit(deg, path, saved, 0, p0, width)
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
+        # The candidates left after the least degree and the rule's key.
         cur = path[n - 1]
         mask = _least(deg, cur, width)
         if rule != FIXED and _POPCOUNT[mask] > 1:
@@ -286,16 +287,16 @@ def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
             n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
             steps += 1
             continue
-        if mask:
+        if mask:  # a residual tie point
             ties += 1
             live = _live(before, mask)
             if _POPCOUNT[live] == 1:  # it already precedes the other tied moves
-                n = _visit(deg, path, saved, n, path[n - 1] + offsets[_LOWBIT[live]], width)
+                n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[live]], width)
                 steps += 1
                 continue
             _push(frames, nf, n, ties, mask, live, after, before)
             nf += 1
-        else:
+        else:  # a leaf: no candidate left
             if leaves == leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
             _record(leaf, leaves, n, path[n - 1], ties)
@@ -303,6 +304,7 @@ def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
             labelled += c
             clash += x
             leaves += 1
+        # Backtrack to the innermost frame with a branch left and enter that branch.
         nf, t = _next_branch(frames, nf)
         if t < 0:
             return leaves, steps, labelled, clash
@@ -394,6 +396,7 @@ def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf
     n = _visit(deg, path, saved, 0, p0, width)
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
+        # The candidates left after the least degree and the rule's key.
         cur = path[n - 1]
         mask = _least(deg, cur, width)
         if rule != FIXED and _POPCOUNT[mask] > 1:
@@ -402,22 +405,23 @@ def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf
             n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
             steps += 1
             continue
-        if mask:
+        if mask:  # a residual tie point
             ties += 1
             todo = _partition(seg, lo, hi, mask, prio, frames, nf, branch, tmp)
             if _POPCOUNT[todo] == 1:  # every wanted order here takes the same branch
-                n = _visit(deg, path, saved, n, path[n - 1] + offsets[_LOWBIT[todo]], width)
+                n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[todo]], width)
                 steps += 1
                 continue
             _push(frames, nf, n, ties, mask, todo, 0, 0)
             nf += 1
-        else:
+        else:  # a leaf: no candidate left
             if leaves == leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
             _record(leaf, leaves, n, path[n - 1], ties)
             clash += _label(seg, lo, hi, leaves, leaf_of)
             labelled += hi - lo
             leaves += 1
+        # Backtrack to the innermost frame with a branch left and enter that branch.
         nf, t = _next_branch(frames, nf)
         if t < 0:
             return leaves, steps, labelled, clash
