@@ -24,7 +24,7 @@ from numbers import Integral
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board
+from knight.board import MOVES, Board, step_numbers
 from knight.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.orders import rank as order_rank
 from knight.rng import below, fold, run_key
@@ -244,6 +244,47 @@ def run_batch(rule, rows, cols, starts, trials, orders, switches, order_table, s
     return steps
 
 
+@nb.njit(nogil=True, cache=True)
+def run_pairs(rule, rows, cols, starts, ranks, order_table, deg, visited_out, end_out,
+              complete_out, closed_out, ties_out):
+    """Every pair (``starts[i]``, ``ranks[i]``) into row ``i``: ``rule`` (fixed, pohl,
+    roth or corner) with the tie order of row ``ranks[i]`` of ``order_table``
+    (uint8[40320, 8]). ``deg`` is a scratch padded int8 board. Returns the knight steps."""
+    width = cols + 4
+    size = rows * cols
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = _DR[k] * width + _DC[k]
+    ooff = np.empty(8, np.int64)
+    omove = np.empty(8, np.int64)
+    one_switch = np.full(1, -1, np.int64)
+    no_path = np.empty(0, np.int32)
+    order = np.empty((1, 8), np.uint8)
+    fill_degrees(deg, rows, cols)
+    deg0 = deg.copy()
+    steps = 0
+    for i in range(starts.shape[0]):
+        if i:
+            deg[:] = deg0
+        s = starts[i]
+        p0 = (s // cols + 2) * width + s % cols + 2
+        order[0, :] = order_table[ranks[i]]
+        n, ties, pend = _walk(rule, deg, offsets, width, rows, cols, p0, order, one_switch,
+                              np.uint64(0), no_path, ooff, omove)
+        steps += n - 1
+        closed = False
+        if n == size:
+            for k in range(8):
+                if pend + offsets[k] == p0:
+                    closed = True
+        visited_out[i] = n
+        end_out[i] = (pend // width - 2) * cols + pend % width - 2
+        complete_out[i] = n == size
+        closed_out[i] = closed
+        ties_out[i] = ties
+    return steps
+
+
 # --- Python API -----------------------------------------------------------------
 def _check_int(name: str, value, low: int, high: int | None = None) -> int:
     if not isinstance(value, Integral) or isinstance(value, bool):
@@ -338,6 +379,33 @@ def _call(board, code, starts, trials, orders, switches, seed, retries, path):
     return out
 
 
+def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarray]:
+    """Outcomes of the pairs (``starts[i]``, ``ranks[i]``): ``rule`` (fixed, pohl, roth,
+    corner) under the tie order of rank ``ranks[i]``, as arrays ``visited`` u32, ``end``
+    u32, ``complete``, ``closed`` (bool), ``ties`` u16 (residual tie points) indexed like
+    the pairs, and ``steps`` (int64[1]). Brute force over (start, order) pairs: the
+    independent check of the tie-tree engine."""
+    code = rule_code(rule)
+    if code not in (FIXED, POHL, ROTH, CORNER):
+        raise ValueError(f"rule {rule!r}: pairs of (start, tie order) need fixed, pohl, roth or corner")
+    starts = _starts(board, starts)
+    ranks = np.ascontiguousarray(np.atleast_1d(np.asarray(ranks)), dtype=np.int64)
+    if ranks.shape != starts.shape:
+        raise ValueError("starts and ranks must have the same length")
+    if ranks.size and (ranks.min() < 0 or ranks.max() >= N_ORDERS):
+        raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
+    n = len(starts)
+    out = {"visited": np.empty(n, np.uint32), "end": np.empty(n, np.uint32), "complete": np.empty(n, np.bool_),
+           "closed": np.empty(n, np.bool_), "ties": np.empty(n, np.uint16)}
+    steps = 0
+    if n:
+        deg = np.empty(padded_size(board.rows, board.cols), np.int8)
+        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), deg, out["visited"],
+                          out["end"], out["complete"], out["closed"], out["ties"])
+    out["steps"] = np.array([steps], np.int64)
+    return out
+
+
 def outcomes(board: Board, rule: str, starts, trials=None, *, order="12345678", seed=0,
              retries=1) -> dict[str, np.ndarray]:
     """Outcomes of ``rule`` for every start x every trial, start-major.
@@ -396,9 +464,7 @@ class RuleRun:
 
     def numbering(self) -> np.ndarray:
         """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
-        grid = np.zeros(self.board.size, dtype=np.int64)
-        grid[self.path] = np.arange(1, self.visited + 1)
-        return grid.reshape(self.board.rows, self.board.cols)
+        return step_numbers(self.board, self.path)
 
 
 def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0,
@@ -430,4 +496,4 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
 
 
 __all__ = ["BLOCKED", "LIMIT", "RuleRun", "fill_degrees", "move_offsets", "outcomes",
-           "padded_size", "run", "run_batch"]
+           "padded_size", "pair_outcomes", "run", "run_batch", "run_pairs"]

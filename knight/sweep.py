@@ -175,25 +175,20 @@ def orbit_rows(board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str,
     if engine == "tree":
         from knight.tree import tree_orbit
 
-        return tree_orbit(board, starts, ranks, rule=rule) if rule != "fixed" else tree_orbit(board, starts, ranks)
+        return tree_orbit(board, starts, ranks, rule=rule)
     raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
 
 
 def brute_rule_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str) -> dict[str, np.ndarray]:
     """Rows of :func:`brute_orbit` for a rule with a key (pohl, roth, corner): every pair
-    walked by the per-run kernel of :mod:`knight.rules`, one call per order."""
-    from knight.rules import outcomes
+    walked by the per-run kernel of :mod:`knight.rules`."""
+    from knight.rules import pair_outcomes
 
-    starts = np.asarray(starts, np.int64)
-    orders = all_orders()
-    per_order = [outcomes(board, rule, starts, order="".join(str(m + 1) for m in orders[r])) for r in ranks]
-    n = len(starts) * len(ranks)
-    out = {"start": np.repeat(starts.astype(np.uint32), len(ranks)),
-           "order": np.tile(np.asarray(ranks, np.uint16), len(starts))}
-    for name, dtype in _OUTCOME_DTYPES.items():
-        stacked = np.stack([np.asarray(p[name]) for p in per_order], axis=1)  # [starts, ranks]
-        out[name] = stacked.reshape(n).astype(dtype)
-    out["steps"] = np.array([sum(int(p["steps"][0]) for p in per_order)], np.int64)
+    st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
+    rk = np.tile(np.asarray(ranks, np.int64), len(starts))
+    out = pair_outcomes(board, rule, st, rk)
+    out["start"] = st
+    out["order"] = rk.astype(np.uint16)
     return out
 
 
