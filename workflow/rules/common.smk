@@ -35,7 +35,7 @@ wildcard_constraints:
 
 def job_threads():
     """Threads of a Dask-backed job: 1 when an external scheduler does the work."""
-    if DASK.get("scheduler"):
+    if DASK.get("scheduler") or DASK.get("scheduler_file"):
         return 1
     return CORES if DASK["workers"] == "auto" else int(DASK["workers"])
 

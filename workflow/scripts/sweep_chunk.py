@@ -19,11 +19,13 @@ spec = SweepSpec(
 )
 chunk = int(sm.wildcards.chunk)
 workers = sm.threads if sm.params.workers == "auto" else int(sm.params.workers)
-with dask_client(workers, sm.params.scheduler) as client:
+# Not a param: where the work runs cannot change the result, so it must not rerun jobs.
+scheduler_file = sm.config.get("dask", {}).get("scheduler_file")
+with dask_client(workers, sm.params.scheduler, scheduler_file) as client:
     result = run_chunk(spec, chunk, client=client)
 write_chunk(result, sm.output[0])
 logging.info(
     "board %s chunk %d engine %s: %d runs, %d knight steps, %.3f s compute on %s",
     board.name, chunk, spec.engine, result.table.num_rows, result.steps, result.seconds,
-    sm.params.scheduler or f"{workers} local worker(s)",
+    sm.params.scheduler or scheduler_file or f"{workers} local worker(s)",
 )
