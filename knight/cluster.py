@@ -2,27 +2,169 @@
 
 Numba kernels release the GIL, so a single-process cluster with one thread per
 worker runs them side by side without pickling arrays between processes.
+
+An existing scheduler is named by its address (``tcp://host:8786``) or by the
+scheduler file that ``dask scheduler --scheduler-file F`` writes on a shared
+filesystem (the way batch systems hand out addresses). Either is checked before
+use: a scheduler that does not answer within ``timeout`` seconds fails with a
+one-line ``ConnectionError`` naming it, instead of Dask's long wait and traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import logging
+import os
+import socket
+import time
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from dask.distributed import Client, LocalCluster
 
+#: Seconds to wait for a scheduler (or its scheduler file) before giving up.
+SCHEDULER_TIMEOUT = 10.0
+
+
+def _read_scheduler_file(path: str, deadline: float) -> str:
+    """The address in a scheduler file, waiting until ``deadline`` for it to appear."""
+    while True:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except FileNotFoundError:
+            text = None
+        except OSError as exc:
+            raise ValueError(f"dask scheduler file {path}: cannot be read ({exc.strerror})") from None
+        if text:
+            try:
+                address = json.loads(text)["address"]
+            except (ValueError, KeyError, TypeError):
+                address = None  # being written, or not a scheduler file
+            if isinstance(address, str) and address:
+                return address
+        if time.monotonic() >= deadline:
+            if text is None:
+                raise ValueError(f"dask scheduler file {path}: not found (is the Dask cluster running?)")
+            raise ValueError(f"dask scheduler file {path}: no scheduler address in it")
+        time.sleep(0.1)
+
+
+def _probe_port(location: str, seconds: float, where: str, timeout: float) -> None:
+    """Open and close a TCP connection to ``host:port``; ConnectionError naming ``where`` if none."""
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        host, port = parse_host_port(location)
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} out of range")
+    except ValueError as exc:
+        raise ValueError(f"{where}: not an address like tcp://host:8786 ({exc})") from None
+    try:
+        socket.create_connection((host, port), timeout=seconds).close()
+    except ConnectionRefusedError:
+        raise ConnectionError(f"{where}: connection refused (no scheduler listens there)") from None
+    except socket.gaierror as exc:
+        raise ConnectionError(f"{where}: unknown host {host!r} ({exc.strerror})") from None
+    except TimeoutError:
+        raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
+    except OSError as exc:
+        raise ConnectionError(f"{where}: not reachable ({exc.strerror or exc})") from None
+
+
+async def _identity(address: str, timeout: float) -> dict:
+    from distributed.core import rpc
+
+    async with rpc(address, timeout=timeout) as remote:
+        return await asyncio.wait_for(remote.identity(), timeout)
+
+
+def _ask_scheduler(address: str, timeout: float) -> dict:
+    """The scheduler's identity, asked in a private event loop, so callers may be async."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, _identity(address, timeout)).result()
+
+
+def check_scheduler(
+    address: str | None = None,
+    scheduler_file: str | os.PathLike | None = None,
+    timeout: float = SCHEDULER_TIMEOUT,
+) -> str:
+    """Check that a Dask scheduler answers; return its address.
+
+    Give exactly one of ``address`` (``tcp://host:port``) and ``scheduler_file`` (JSON
+    written by ``dask scheduler --scheduler-file``; waited for up to ``timeout`` s).
+    Raises ``ValueError`` (bad or missing file, malformed address, both or neither
+    given) or ``ConnectionError`` (nothing answering as a Dask scheduler), each with a
+    one-line message naming the address or file; returns within about ``timeout`` s.
+    """
+    if (address is None) == (scheduler_file is None):
+        raise ValueError("give either a dask scheduler address or a scheduler file, not both or neither")
+    deadline = time.monotonic() + timeout
+    where = f"dask scheduler {address}"
+    if scheduler_file is not None:
+        scheduler_file = os.fspath(scheduler_file)
+        address = _read_scheduler_file(scheduler_file, deadline)
+        where = f"dask scheduler {address} (from scheduler file {scheduler_file})"
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{where}: not an address like tcp://host:8786 ({exc})") from None
+    if scheme in ("tcp", "tls"):  # fail at once where nothing listens (Dask would retry until timeout)
+        _probe_port(location, max(deadline - time.monotonic(), 1.0), where, timeout)
+    left = max(deadline - time.monotonic(), 1.0)
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)  # failed connects log tracebacks of their own
+    try:
+        info = _ask_scheduler(address, left)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
+    except OSError as exc:  # refused or unreachable: Dask retries until its timeout
+        if str(exc).startswith("Timed out"):
+            raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
+        raise ConnectionError(f"{where}: not reachable ({str(exc).splitlines()[0]})") from None
+    except Exception as exc:  # something else listens on that port
+        raise ConnectionError(f"{where}: not a Dask scheduler (unexpected reply: {type(exc).__name__})") from None
+    finally:
+        quiet.setLevel(level)
+    if not isinstance(info, dict) or info.get("type") != "Scheduler":
+        raise ConnectionError(f"{where}: answered, but is not a Dask scheduler")
+    return address
+
 
 @contextlib.contextmanager
-def dask_client(workers: int | None = None, scheduler: str | None = None) -> Iterator[Client]:
-    """Yield a client: to ``scheduler`` if given, else a local cluster of ``workers`` threads.
+def dask_client(
+    workers: int | None = None,
+    scheduler: str | None = None,
+    scheduler_file: str | os.PathLike | None = None,
+    timeout: float = SCHEDULER_TIMEOUT,
+) -> Iterator[Client]:
+    """Yield a client: to an existing scheduler if named, else a local cluster of ``workers`` threads.
 
-    ``workers`` defaults to 1. The local cluster runs in-process (``processes=False``)
-    with one thread per worker and no dashboard, so it starts in well under a second.
+    ``scheduler`` (an address) and ``scheduler_file`` (a file written by
+    ``dask scheduler --scheduler-file``) are exclusive; they are checked first with
+    :func:`check_scheduler`, so an unreachable one fails within ``timeout`` s with a
+    one-line message. Otherwise ``workers`` defaults to 1, and the local cluster runs
+    in-process (``processes=False``) with one thread per worker and no dashboard, so
+    it starts in well under a second.
     """
-    if scheduler:
-        with Client(scheduler, set_as_default=False) as client:
+    if scheduler or scheduler_file:
+        if scheduler and scheduler_file:
+            raise ValueError("dask.scheduler and dask.scheduler_file are exclusive: set one of them")
+        address = check_scheduler(scheduler or None, scheduler_file or None, timeout=timeout)
+        try:
+            client = Client(address, timeout=timeout, set_as_default=False)
+        except Exception as exc:
+            raise ConnectionError(f"dask scheduler {address}: cannot connect a client ({exc})") from None
+        with client:
             yield client
         return
     workers = 1 if workers is None else int(workers)

@@ -261,10 +261,17 @@ def _collect(spec: SweepSpec, futures, client, progress, t0: float) -> ChunkResu
     return ChunkResult(to_table(spec.board, parts), steps, time.perf_counter() - t0)
 
 
+def _value(x):
+    return x
+
+
 def _share(spec: SweepSpec, client):
+    """Board and orders as tasks, not scattered data: when a worker dies, Dask recomputes
+    them from the graph and retries the runs (then KilledWorker after the scheduler's
+    allowed failures), where lost scattered data would cancel the whole chunk."""
     return (
-        client.scatter(spec.board, broadcast=True, hash=False),
-        client.scatter(spec.ranks, broadcast=True, hash=False),
+        client.submit(_value, spec.board, pure=False),
+        client.submit(_value, spec.ranks, pure=False),
     )
 
 

@@ -17,9 +17,9 @@ if study.chunk_params(rule, k) != sm.params.chunk:
 outcomes(Board(5, 5), rule if rule != "squirrel-cull" else "fixed", [0])  # compile before timing
 dask = sm.config["dask"]
 workers = sm.threads if dask["workers"] == "auto" else int(dask["workers"])
-with dask_client(workers, dask["scheduler"]) as client:
+with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
     result = run_chunk(study, rule, k, client=client)
 write_parquet(result.table, sm.output.runs, row_group_size=1 << 20)
 write_parquet(result.times, sm.output.times)
 log.info("study %s rule %s chunk %d: %d runs, %d knight steps, %.3f s on %s", study.name, rule, k,
-         result.table.num_rows, result.steps, result.seconds, dask["scheduler"] or f"{workers} local worker(s)")
+         result.table.num_rows, result.steps, result.seconds, dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)")

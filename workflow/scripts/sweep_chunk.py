@@ -11,11 +11,11 @@ chunk = int(sm.wildcards.chunk)
 # Where the work runs is not a rule parameter: it cannot change a row.
 dask = sm.config["dask"]
 workers = sm.threads if dask["workers"] == "auto" else int(dask["workers"])
-with dask_client(workers, dask["scheduler"]) as client:
+with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
     result = run_chunk(spec, chunk, client=client)
 write_chunk(result, sm.output[0])
 log.info(
     "board %s chunk %d engine %s: %d runs, %d knight steps, %.3f s compute on %s",
     spec.board.name, chunk, spec.engine, result.table.num_rows, result.steps, result.seconds,
-    dask["scheduler"] or f"{workers} local worker(s)",
+    dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)",
 )

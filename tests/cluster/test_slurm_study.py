@@ -1,0 +1,103 @@
+"""A small study submitted to Slurm through the workflow profile equals a local run.
+
+Every job must be a Slurm job (Slurm's own records name each rule's jobs), the run must
+finish, and its runs and tables must equal those of `snakemake --cores 2` on the same
+config byte for byte; timed tables (queens timings, solver seconds) row for row without
+their timings.
+"""
+
+import itertools
+import subprocess
+
+import polars as pl
+import pytest
+
+from slurmkit import (files, job_stats, rule_of, run, slurm_jobs, slurm_run_id, snakemake_cmd, submitted_in_log,
+                      tail, write_config)
+
+# 8 tie orders spread over the 40,320 (every 5,040th in lexicographic order).
+ORDERS = ["".join(p) for p in itertools.islice(itertools.permutations("12345678"), 0, 40320, 5040)]
+
+STUDY = {
+    "sweep": {"boards": [5, "3x4"], "orders": ORDERS, "chunk_runs": 120},
+    "dask": {"workers": 1},
+    "queens": {
+        "instances": [{"problem": "dominate", "n": 5, "k": 3}],
+        "workers": [1, 2], "max_threads": 2, "repeats": 1, "tasks": 4,
+        "sets": {"dominate": [[4, 2]], "place": [5]},
+    },
+    "exact": {
+        "backtrack": {"boards": [{"board": "3x4"}], "prune": ["none"], "orderings": ["warnsdorff"],
+                      "limit": 100000},
+        "construct": {"boards": [6], "methods": ["seed"], "tours": []},
+    },
+}
+TARGETS = ["sweep_study", "queens_study", "exact_study"]
+#: Target rules only gather files: Snakemake runs nothing for them, locally or on Slurm.
+GATHER_RULES = set(TARGETS)
+
+#: Outputs equal byte for byte: runs, aggregates, queens solutions, per-start solver answers.
+EXACT_BYTES = ["runs/**/*.parquet", "tables/**/*.parquet", "tables/*.csv", "queens/counts.parquet",
+               "queens/dominating_sets.parquet", "queens/placements.parquet", "exact/backtrack_starts.parquet"]
+#: Timed outputs: equal row for row once their float (time-derived) columns are dropped.
+TIMED = ["queens/timings.parquet", "queens/speedup.parquet", "exact/backtrack/*.parquet",
+         "exact/backtrack_runs.parquet", "exact/backtrack_summary.parquet", "exact/construct.parquet"]
+
+
+@pytest.fixture(scope="module")
+def study(slurm, tmp_path_factory):
+    """The study run on Slurm and, at the same time, locally: (slurm dir, local dir, logs)."""
+    on_slurm, local = tmp_path_factory.mktemp("slurm"), tmp_path_factory.mktemp("local")
+    for d in (on_slurm, local):
+        write_config(d / "study.yaml", STUDY)
+    # The local reference runs beside the Slurm run: both mostly wait on job start-up.
+    ref_log = local / "snakemake.log"
+    with open(ref_log, "w") as out:
+        ref = subprocess.Popen(snakemake_cmd(local, local / "study.yaml", TARGETS, slurm=False),
+                               stdout=out, stderr=subprocess.STDOUT)
+        res = run(snakemake_cmd(on_slurm, on_slurm / "study.yaml", TARGETS), on_slurm / "snakemake.log")
+        assert ref.wait(timeout=600) == 0, tail(ref_log)
+    assert res.returncode == 0, tail(on_slurm / "snakemake.log")
+    return on_slurm, local
+
+
+def test_every_job_went_through_slurm(study):
+    on_slurm, local = study
+    log = on_slurm / "snakemake.log"
+    jobs = slurm_jobs(slurm_run_id(log))  # Slurm's records, not Snakemake's claims
+    assert jobs, "Slurm knows no job of this run"
+    assert set(submitted_in_log(log).values()) == set(jobs)
+    assert {j["JobState"] for j in jobs.values()} == {"COMPLETED"}, {i: j["JobState"] for i, j in jobs.items()}
+    expected = job_stats(local / "snakemake.log")
+    for rule in GATHER_RULES:
+        expected.pop(rule, None)
+    got = {}
+    for job in jobs.values():
+        got[rule_of(job)] = got.get(rule_of(job), 0) + 1
+    assert got == dict(expected)  # the same jobs as the local run, each one a Slurm job
+    sweep = [j for j in jobs.values() if rule_of(j) == "sweep_chunk"]
+    assert len(sweep) >= 3 and all(j["NumCPUs"] == "1" for j in sweep)  # dask.workers: 1
+    assert (on_slurm / "results/logs/slurm/rule_sweep_chunk").is_dir()  # the profile's log folder
+
+
+def test_outputs_equal_a_local_run(study):
+    on_slurm, local = study
+    a, b = on_slurm / "results", local / "results"
+    compared = 0
+    for pattern in EXACT_BYTES:
+        got, want = files(a, pattern), files(b, pattern)
+        assert want, f"the local run made no {pattern}"
+        assert got.keys() == want.keys(), pattern
+        for name in want:
+            assert got[name].read_bytes() == want[name].read_bytes(), f"{name} differs"
+            compared += 1
+    for pattern in TIMED:
+        got, want = files(a, pattern), files(b, pattern)
+        assert want and got.keys() == want.keys(), pattern
+        for name in want:
+            x, y = pl.read_parquet(got[name]), pl.read_parquet(want[name])
+            assert x.schema == y.schema, name
+            untimed = [c for c, t in y.schema.items() if not t.is_float()]
+            assert x.select(untimed).equals(y.select(untimed)), f"{name} differs"
+            compared += 1
+    assert compared >= 30
