@@ -30,6 +30,7 @@ rule all:
 
 
 if workflow.is_main_process:
+    check_dask_scheduler()
     check_existing_parts()
 
 

@@ -168,3 +168,15 @@ def test_planning_a_big_board_is_fast():
     spec = SweepSpec(Board(256, 256), chunk_runs=40320)
     assert len(spec.chunks()) == 8256  # one chunk per start orbit
     assert time.perf_counter() - t0 < 10
+
+
+@pytest.mark.parametrize("dask, named", [({"scheduler": "tcp://127.0.0.1:9"}, "tcp://127.0.0.1:9"),
+                                         ({"scheduler_file": "/nonexistent/scheduler.json"}, "/nonexistent/scheduler.json")])
+def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, named):
+    """Fault 8: each job found an unreachable dask.scheduler after about 36 s, with long tracebacks."""
+    (tmp_path / "cfg.yaml").write_text(yaml.safe_dump({**SMALL, "dask": dask}))
+    t0 = time.perf_counter()
+    res = snakemake(repo, tmp_path)
+    assert res.returncode != 0 and time.perf_counter() - t0 < 30
+    assert f"config key dask: dask scheduler" in res.stderr and named in res.stderr
+    assert not (tmp_path / "results").exists()

@@ -66,6 +66,18 @@ def chunk_files(board_name):
 DATASETS = {}
 
 
+def check_dask_scheduler():
+    """An external Dask scheduler (dask.scheduler or dask.scheduler_file) must answer: checked
+    once, before any job, with a one-line message naming it (not by every job, slowly)."""
+    if DASK.get("scheduler") or DASK.get("scheduler_file"):
+        from knight.cluster import check_scheduler
+
+        try:
+            check_scheduler(DASK.get("scheduler"), DASK.get("scheduler_file"))
+        except (ValueError, ConnectionError) as exc:
+            raise WorkflowError(f"config key dask: {exc}") from None
+
+
 def check_existing_parts():
     """Stop before any job if a part of the plan exists but is not whole (unreadable, other
     rows or columns than its chunk): a corrupt input keeps failing, named, until it is
