@@ -1,4 +1,6 @@
-# The configuration check (once, for every section), shared helpers and constraints.
+# The plan of the whole study, in one place: the configuration check (once, for every
+# section), what each stage makes (files, chunks, datasets), the resources of its jobs,
+# and the checks run before any job. The stages' rule files hold only rules.
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -8,8 +10,10 @@ from snakemake.exceptions import WorkflowError
 from knight import dataset
 from knight.board import parse_board
 from knight.codehash import code_version
-from knight.config import ConfigError, load as load_config
-from knight.sweep import RUNS_SCHEMA, SweepSpec, chunk_path
+from knight.config import ConfigError
+from knight.config import load as load_config
+from knight.studies import Study
+from knight.sweep import SweepSpec, chunk_path
 from knight.tables import TABLES
 
 # Every problem of the config is reported, by key and value, before any job runs;
@@ -23,17 +27,18 @@ config.update(_checked)
 
 SWEEP = config["sweep"]
 DASK = config["dask"]
-BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
+QUEENS = config["queens"]
+EXACT_BT = config["exact"]["backtrack"]
+EXACT_CO = config["exact"]["construct"]
+FIGURES = config["figures"]
+RULES_CFG = config["rules"]
+
 try:
     CORES = int(workflow.cores)
 except Exception:  # no --cores given (e.g. --report, --dry-run): any count will do
     CORES = os.cpu_count() or 1
 SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
-
-
-wildcard_constraints:
-    board=r"\d+x\d+",
-    chunk=r"\d{4}\d*",
+FIG_EXT = ("png", "svg")
 
 
 def code(script):
@@ -49,6 +54,10 @@ def job_threads():
     return CORES if DASK["workers"] == "auto" else int(DASK["workers"])
 
 
+# --- sweep --------------------------------------------------------------------------
+BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
+
+
 @lru_cache(maxsize=None)
 def sweep_spec(board_name):
     """The sweep of one board under the current config (any board, listed or not)."""
@@ -61,9 +70,94 @@ def chunk_files(board_name):
     return [chunk_path("results/runs", spec.board, k).as_posix() for k in range(len(spec.chunks()))]
 
 
-#: Every dataset folder the plan writes: folder -> (part files, rows of each, schema).
-#: Filled by the stages' rule files; checked at start, cleaned before the first job.
-DATASETS = {}
+def sweep_resources(wildcards, attempt):
+    """Memory (MB) and run time (minutes) of one sweep job, from its runs and board size:
+    about 250 MB plus 60 MB per million runs; at most 50 M knight steps per second per
+    thread (brute force; the tree engine is faster). Doubled on a retry."""
+    spec = sweep_spec(wildcards.board)
+    runs = spec.chunk_rows()[int(wildcards.chunk)]
+    minutes = 5 + runs * spec.board.size / 50e6 / 60 / job_threads()
+    return {"mem_mb": int((300 + 60 * runs / 1e6) * attempt), "runtime": int(minutes * attempt)}
+
+
+def sweep_benchmarks(board_name):
+    """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
+    return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
+
+
+# --- rules stage ----------------------------------------------------------------------
+STUDIES = {s["name"]: Study.from_config(s, RULES_CFG) for s in RULES_CFG["studies"]}
+RULES_DATASETS = [(name, spec.rule) for name, study in STUDIES.items() for spec in study.rules]
+RULE_TABLES = ("completion", "failures", "table57", "retries", "ends", "times", "squirrel_cull", "orders")
+RULES_FIGURES = ("completion", "time", "retries", "ends", "closed_starts")
+
+
+def rules_folder(study, rule, kind="runs"):
+    """Folder of a (study, rule) dataset: its runs, or its times."""
+    return f"results/rules/{kind}/study={study}/rule={rule}"
+
+
+def rules_chunk_files(study, rule, kind="runs"):
+    """The part files of one (study, rule) dataset, one per chunk (job)."""
+    return [
+        f"{rules_folder(study, rule, kind)}/{dataset.part_name(k)}" for k in range(len(STUDIES[study].chunks(rule)))
+    ]
+
+
+def rules_resources(wildcards, attempt):
+    """Memory (MB) and run time (minutes) of one chunk job, from its rows and knight steps:
+    ~300 MB plus ~100 bytes a row; at most 30 M steps per second per thread (pohl is the
+    slowest rule); doubled on a retry."""
+    chunk = STUDIES[wildcards.study].chunks(wildcards.rule)[int(wildcards.chunk)]
+    minutes = 5 + chunk.steps / 30e6 / 60 / job_threads()
+    return {"mem_mb": int((300 + chunk.rows * 100 / 1e6) * attempt), "runtime": int(minutes * attempt)}
+
+
+# --- queens -------------------------------------------------------------------------
+def queens_minutes():
+    """Generous run time of the timing job: about 15 s per instance-run (the default
+    heaviest instances take ~10 s on one thread), times repeats and worker counts."""
+    counts = 6 if QUEENS["workers"] == "auto" else len(QUEENS["workers"]) + 1
+    return 10 + len(QUEENS["instances"]) * QUEENS["repeats"] * counts // 4
+
+
+# --- exact --------------------------------------------------------------------------
+EXACT_BT_RUNS = {}  # "RxC-open" / "RxC-closed" -> (board name, closed)
+for _item in EXACT_BT["boards"]:
+    _b = parse_board(_item["board"])
+    EXACT_BT_RUNS[f"{_b.name}-{'closed' if _item['closed'] else 'open'}"] = (_b.name, _item["closed"])
+EXACT_CO_BOARDS = list(dict.fromkeys(parse_board(b).name for b in EXACT_CO["boards"]))
+EXACT_CO_TOURS = list(dict.fromkeys(parse_board(b).name for b in EXACT_CO["tours"]))
+
+
+def exact_starts_tables(wildcards):
+    """The Warnsdorff sweep's per-start table of every backtracking board."""
+    if not EXACT_BT["warnsdorff"]:
+        return []
+    boards = dict.fromkeys(name for name, _ in EXACT_BT_RUNS.values())
+    return [f"results/tables/boards/{b}/starts.parquet" for b in boards]
+
+
+# --- figures ------------------------------------------------------------------------
+def tour_stem(item):
+    """File stem of a drawn tour: RxC_R-C_ORDER (start 1-based)."""
+    r, c = item["start"]
+    return f"{parse_board(item['board']).name}_{r}-{c}_{item['order']}"
+
+
+#: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
+BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
+TOUR_STEMS = list(dict.fromkeys(tour_stem(t) for t in FIGURES["tours"]))
+IMAGES = FIGURES["images_of_order"]
+IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
+
+
+# --- datasets: checked before any job, cleaned before the first -----------------------
+#: Every dataset folder the plan writes, with its part files.
+DATASETS = {f"results/runs/board={b}": chunk_files(b) for b in BOARDS}
+for _s, _r in RULES_DATASETS:
+    for _kind in ("runs", "times"):
+        DATASETS[rules_folder(_s, _r, _kind)] = rules_chunk_files(_s, _r, _kind)
 
 
 def check_dask_scheduler():
@@ -79,15 +173,17 @@ def check_dask_scheduler():
 
 
 def check_existing_parts():
-    """Stop before any job if a part of the plan exists but is not whole (unreadable, other
-    rows or columns than its chunk): a corrupt input keeps failing, named, until it is
-    remade (deleted and rerun)."""
+    """Stop before any job if a part of the plan exists but cannot be read as Parquet (a
+    truncated or damaged file): a corrupt input keeps failing, named, until it is remade
+    (deleted and rerun). A readable part of another plan (other rows) is not an error:
+    its job's parameters changed, so Snakemake remakes it, and the manifest job checks
+    every part's rows against the plan."""
     bad = []
-    for folder, (files, rows, schema) in DATASETS.items():
-        for path, n in zip(files, rows):
+    for files in DATASETS.values():
+        for path in files:
             if os.path.exists(path):
                 try:
-                    dataset.check_part(path, rows=n, schema=schema)
+                    dataset.check_part(path)
                 except dataset.DatasetError as exc:
                     bad.append(str(exc))
     if bad:
@@ -97,7 +193,7 @@ def check_existing_parts():
 def remove_stale_parts():
     """Delete parts in the plan's dataset folders that the current plan no longer makes, and
     temporary files left by killed jobs (a glob over results/ would read them twice)."""
-    for folder, (files, _, _) in DATASETS.items():
+    for folder, files in DATASETS.items():
         if not os.path.isdir(folder):
             continue
         wanted = {Path(p).name for p in files}
@@ -107,3 +203,10 @@ def remove_stale_parts():
                 path.unlink()
     for path in dataset.remove_leftovers("results"):
         print(f"removing leftover temporary file {path}")
+
+
+wildcard_constraints:
+    board=r"\d+x\d+",
+    chunk=r"\d{4}\d*",
+    study=r"[a-z0-9][a-z0-9_-]*",
+    rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),

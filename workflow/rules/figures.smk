@@ -3,34 +3,8 @@
 # (snakemake --report results/report.html). Config: the `figures:` section
 # (workflow/schemas/figures.schema.yaml, checked in knight/config.py). Every figure is a PNG (in the report) and an
 # SVG beside it; figures rerun only when their input tables, params or code change.
-from pathlib import Path
-
-from knight.board import parse_board
-
-FIGURES = config["figures"]
-
-
 report: "../report/workflow.rst"
 
-
-def tour_stem(item):
-    """File stem of a drawn tour: RxC_R-C_ORDER (start 1-based)."""
-    r, c = item["start"]
-    return f"{parse_board(item['board']).name}_{r}-{c}_{item['order']}"
-
-
-def sweep_benchmarks(board_name):
-    """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
-    return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
-
-
-#: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
-BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
-FIG_EXT = ("png", "svg")
-
-TOUR_STEMS = list(dict.fromkeys(tour_stem(t) for t in FIGURES["tours"]))
-IMAGES = FIGURES["images_of_order"]
-IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
 
 FIGURE_TARGETS = (
     expand("results/figures/tours/{stem}.{ext}", stem=TOUR_STEMS, ext=FIG_EXT)
@@ -60,19 +34,21 @@ rule figure_tour:
             labels={"board": "{tboard}", "start (row, col)": "({row}, {col})", "tie order": "{order}"},
         ),
         svg="results/figures/tours/{tboard}_{row}-{col}_{order}.svg",
+    log:
+        "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
     wildcard_constraints:
         tboard=r"\d+x\d+",
         row=r"\d+",
         col=r"\d+",
         order=r"[1-8]{8}",
-    params:
-        code=code("fig_tour"),
-        dpi=FIGURES["dpi"],
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=15,
-    log:
-        "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
+    params:
+        code=code("fig_tour"),
+        dpi=FIGURES["dpi"],
     script:
         "../scripts/fig_tour.py"
 
@@ -94,15 +70,17 @@ rule figure_board:
             for name in BOARD_FIGURES
         },
         **{f"{name}_svg": f"results/figures/boards/{{board}}/{name}.svg" for name in BOARD_FIGURES},
+    log:
+        "results/logs/figures/board_{board}.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         code=code("fig_board"),
         dpi=FIGURES["dpi"],
         annotate_max=FIGURES["annotate_max"],
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    log:
-        "results/logs/figures/board_{board}.log",
     script:
         "../scripts/fig_board.py"
 
@@ -112,17 +90,23 @@ rule figure_rates:
     input:
         table="results/tables/completion.parquet",
     output:
-        png=report("results/figures/rates.png", caption="../report/rates.rst", category="3. Across boards",
-                   labels={"figure": "completion and closed rate"}),
+        png=report(
+            "results/figures/rates.png",
+            caption="../report/rates.rst",
+            category="3. Across boards",
+            labels={"figure": "completion and closed rate"},
+        ),
         svg="results/figures/rates.svg",
-    params:
-        code=code("fig_rates"),
-        dpi=FIGURES["dpi"],
+    log:
+        "results/logs/figures/rates.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=15,
-    log:
-        "results/logs/figures/rates.log",
+    params:
+        code=code("fig_rates"),
+        dpi=FIGURES["dpi"],
     script:
         "../scripts/fig_rates.py"
 
@@ -133,17 +117,23 @@ rule figure_runtime:
         completion="results/tables/completion.parquet",
         benchmarks=[f for b in BOARDS for f in sweep_benchmarks(b)],
     output:
-        png=report("results/figures/runtime.png", caption="../report/runtime.rst", category="3. Across boards",
-                   labels={"figure": "run time"}),
+        png=report(
+            "results/figures/runtime.png",
+            caption="../report/runtime.rst",
+            category="3. Across boards",
+            labels={"figure": "run time"},
+        ),
         svg="results/figures/runtime.svg",
-    params:
-        code=code("fig_runtime"),
-        dpi=FIGURES["dpi"],
+    log:
+        "results/logs/figures/runtime.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=15,
-    log:
-        "results/logs/figures/runtime.log",
+    params:
+        code=code("fig_runtime"),
+        dpi=FIGURES["dpi"],
     script:
         "../scripts/fig_runtime.py"
 
@@ -158,18 +148,20 @@ rule figure_order_images:
             labels={"board": "{iboard}", "tie order": "{order}"},
         ),
         svg="results/figures/symmetry/{iboard}_{order}.svg",
+    log:
+        "results/logs/figures/symmetry_{iboard}_{order}.log",
     wildcard_constraints:
         iboard=r"\d+x\d+",
         order=r"[1-8]{8}",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         code=code("fig_order_images"),
         dpi=FIGURES["dpi"],
         annotate_max=FIGURES["annotate_max"],
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    log:
-        "results/logs/figures/symmetry_{iboard}_{order}.log",
     script:
         "../scripts/fig_order_images.py"
 
@@ -182,21 +174,31 @@ rule thesis_tables:
     output:
         t58_md="results/thesis/{board}/table58.md",
         t58_csv="results/thesis/{board}/table58.csv",
-        t58_html=report("results/thesis/{board}/table58.html", caption="../report/table58.rst",
-                        category="5. Thesis tables", subcategory="{board}",
-                        labels={"board": "{board}", "table": "58: orders complete from every start"}),
+        t58_html=report(
+            "results/thesis/{board}/table58.html",
+            caption="../report/table58.rst",
+            category="5. Thesis tables",
+            subcategory="{board}",
+            labels={"board": "{board}", "table": "58: orders complete from every start"},
+        ),
         t59_md="results/thesis/{board}/table59.md",
         t59_csv="results/thesis/{board}/table59.csv",
-        t59_html=report("results/thesis/{board}/table59.html", caption="../report/table59.rst",
-                        category="5. Thesis tables", subcategory="{board}",
-                        labels={"board": "{board}", "table": "59: failing orders per start"}),
-    params:
-        code=code("fig_thesis_tables"),
+        t59_html=report(
+            "results/thesis/{board}/table59.html",
+            caption="../report/table59.rst",
+            category="5. Thesis tables",
+            subcategory="{board}",
+            labels={"board": "{board}", "table": "59: failing orders per start"},
+        ),
+    log:
+        "results/logs/figures/thesis_{board}.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=15,
-    log:
-        "results/logs/figures/thesis_{board}.log",
+    params:
+        code=code("fig_thesis_tables"),
     script:
         "../scripts/fig_thesis_tables.py"
 
@@ -206,15 +208,21 @@ rule report_completion:
     input:
         table="results/tables/completion.parquet",
     output:
-        report("results/report/tables/completion.html", caption="../report/completion.rst",
-               category="3. Across boards", labels={"figure": "completion table"}),
-    params:
-        code=code("fig_table_html"),
+        report(
+            "results/report/tables/completion.html",
+            caption="../report/completion.rst",
+            category="3. Across boards",
+            labels={"figure": "completion table"},
+        ),
+    log:
+        "results/logs/figures/completion_html.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=15,
-    log:
-        "results/logs/figures/completion_html.log",
+    params:
+        code=code("fig_table_html"),
     script:
         "../scripts/fig_table_html.py"
 
@@ -224,15 +232,20 @@ rule report_queens:
     input:
         "results/queens/speedup.png",
     output:
-        report("results/figures/queens/speedup.png", caption="../report/queens.rst", category="6. Queens",
-               labels={"figure": "speed-up and efficiency"}),
+        report(
+            "results/figures/queens/speedup.png",
+            caption="../report/queens.rst",
+            category="6. Queens",
+            labels={"figure": "speed-up and efficiency"},
+        ),
+    log:
+        "results/logs/figures/queens_speedup.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=500,
         runtime=5,
-    run:
-        import shutil
-
-        from knight.io import atomic_path
-
-        with atomic_path(output[0]) as tmp:
-            shutil.copyfile(input[0], tmp)
+    params:
+        code=code("report_copy"),
+    script:
+        "../scripts/report_copy.py"

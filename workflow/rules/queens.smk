@@ -2,7 +2,6 @@
 # speed-up S(p) = T(1)/T(p) and efficiency E(p) = S(p)/p of the Dask-split search.
 # Config: the `queens:` section (workflow/schemas/queens.schema.yaml), checked in
 # knight/config.py with every other section.
-QUEENS = config["queens"]
 
 ALL_TARGETS += [
     "results/queens/timings.parquet",
@@ -12,13 +11,6 @@ ALL_TARGETS += [
     "results/queens/placements.parquet",
     "results/queens/counts.parquet",
 ]
-
-
-def queens_minutes(instances, repeats, workers):
-    """Generous run time of the timing job: about 15 s per instance-run (the default
-    heaviest instances take ~10 s on one thread), times repeats and worker counts."""
-    counts = 6 if workers == "auto" else len(workers) + 1
-    return 10 + len(instances) * repeats * counts // 4
 
 
 rule queens_study:
@@ -32,18 +24,20 @@ rule queens_timings:
     output:
         parquet="results/queens/timings.parquet",
         csv="results/queens/timings.csv",
+    log:
+        "results/logs/queens/timings.log",
+    conda:
+        "../envs/knight.yaml"
+    threads: QUEENS["max_threads"]
+    resources:
+        mem_mb=2000,
+        runtime=queens_minutes(),
     params:
         instances=QUEENS["instances"],
         workers=QUEENS["workers"],
         repeats=QUEENS["repeats"],
         tasks=QUEENS["tasks"],
         code=code("queens_timings"),
-    threads: QUEENS["max_threads"]
-    resources:
-        mem_mb=2000,
-        runtime=queens_minutes(QUEENS["instances"], QUEENS["repeats"], QUEENS["workers"]),
-    log:
-        "results/logs/queens/timings.log",
     script:
         "../scripts/queens_timings.py"
 
@@ -56,13 +50,15 @@ rule queens_speedup:
         parquet="results/queens/speedup.parquet",
         csv="results/queens/speedup.csv",
         plot="results/queens/speedup.png",
-    params:
-        code=code("queens_speedup"),
+    log:
+        "results/logs/queens/speedup.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=1000,
         runtime=10,
-    log:
-        "results/logs/queens/speedup.log",
+    params:
+        code=code("queens_speedup"),
     script:
         "../scripts/queens_speedup.py"
 
@@ -76,15 +72,17 @@ rule queens_sets:
         place_csv="results/queens/placements.csv",
         counts="results/queens/counts.parquet",
         counts_csv="results/queens/counts.csv",
+    log:
+        "results/logs/queens/sets.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=30,
     params:
         dominate=QUEENS["sets"]["dominate"],
         place=QUEENS["sets"]["place"],
         tasks=QUEENS["tasks"],
         code=code("queens_sets"),
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    log:
-        "results/logs/queens/sets.log",
     script:
         "../scripts/queens_sets.py"

@@ -1,38 +1,9 @@
 # rules stage: the tie-break rules of docs/conventions.md run as studies (rules x boards x
 # starts); one job per chunk of bounded work, a manifest per (study, rule) dataset, then
 # aggregates and figures. Config: the `rules:` section (workflow/schemas/rules.schema.yaml).
-from knight.dataset import part_name
-from knight.studies import RUNS_SCHEMA as RULE_RUNS_SCHEMA, TIMES_SCHEMA, Study
-
-RULES_CFG = config["rules"]
-STUDIES = {s["name"]: Study.from_config(s, RULES_CFG) for s in RULES_CFG["studies"]}
-RULE_TABLES = ("completion", "failures", "table57", "retries", "ends", "times", "squirrel_cull", "orders")
-RULES_FIGURES = ("completion", "time", "retries", "ends", "closed_starts")
-
-
-def rules_runs_folder(study, rule):
-    return f"results/rules/runs/study={study}/rule={rule}"
-
-
-def rules_chunk_files(study, rule, kind="runs"):
-    """The part files of one (study, rule) dataset, one per chunk (job)."""
-    folder = rules_runs_folder(study, rule).replace("/runs/", f"/{kind}/")
-    return [f"{folder}/{part_name(k)}" for k in range(len(STUDIES[study].chunks(rule)))]
-
-
-def rules_resources(wildcards, attempt):
-    """Memory (MB) and run time (minutes) of one chunk job, from its rows and knight steps:
-    ~300 MB plus ~100 bytes a row; at most 30 M steps per second per thread (pohl is the
-    slowest rule); doubled on a retry."""
-    chunk = STUDIES[wildcards.study].chunks(wildcards.rule)[int(wildcards.chunk)]
-    minutes = 5 + chunk.steps / 30e6 / 60 / job_threads()
-    return {"mem_mb": int((300 + chunk.rows * 100 / 1e6) * attempt), "runtime": int(minutes * attempt)}
-
-
-RULES_DATASETS = [(name, spec.rule) for name, study in STUDIES.items() for spec in study.rules]
 RULES_TARGETS = (
     [f for s, r in RULES_DATASETS for kind in ("runs", "times") for f in rules_chunk_files(s, r, kind)]
-    + [f"{rules_runs_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]
+    + [f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]
     + expand("results/rules/tables/{name}.{ext}", name=RULE_TABLES, ext=["parquet", "csv"])
     + ["results/rules/tables/table57.md", "results/rules/tables/squirrel_cull.md"]
     + expand("results/rules/figures/{name}.{ext}", name=RULES_FIGURES, ext=["png", "svg"])
@@ -40,16 +11,6 @@ RULES_TARGETS = (
     else []
 )
 ALL_TARGETS += RULES_TARGETS
-for _s, _r in RULES_DATASETS:
-    _rows = [c.rows for c in STUDIES[_s].chunks(_r)]
-    DATASETS[rules_runs_folder(_s, _r)] = (rules_chunk_files(_s, _r), _rows, RULE_RUNS_SCHEMA)
-    DATASETS[rules_runs_folder(_s, _r).replace("/runs/", "/times/")] = (
-        rules_chunk_files(_s, _r, "times"), [None] * len(_rows), TIMES_SCHEMA)
-
-
-wildcard_constraints:
-    study=r"[a-z0-9][a-z0-9_-]*",
-    rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),
 
 
 rule rules_study:
@@ -63,15 +24,17 @@ rule rules_chunk:
     output:
         runs="results/rules/runs/study={study}/rule={rule}/part-{chunk}.parquet",
         times="results/rules/times/study={study}/rule={rule}/part-{chunk}.parquet",
-    params:
-        chunk=lambda wc: STUDIES[wc.study].chunk_params(wc.rule, int(wc.chunk)),
-        code=code("rules_chunk"),
+    log:
+        "results/logs/rules/{study}/{rule}/part-{chunk}.log",
+    conda:
+        "../envs/knight.yaml"
     threads: job_threads()
     resources:
         mem_mb=lambda wc, attempt: rules_resources(wc, attempt)["mem_mb"],
         runtime=lambda wc, attempt: rules_resources(wc, attempt)["runtime"],
-    log:
-        "results/logs/rules/{study}/{rule}/part-{chunk}.log",
+    params:
+        chunk=lambda wc: STUDIES[wc.study].chunk_params(wc.rule, int(wc.chunk)),
+        code=code("rules_chunk"),
     script:
         "../scripts/rules_chunk.py"
 
@@ -82,14 +45,16 @@ rule rules_manifest:
         lambda wc: rules_chunk_files(wc.study, wc.rule),
     output:
         "results/rules/runs/study={study}/rule={rule}/_manifest.json",
-    params:
-        rows=lambda wc: [c.rows for c in STUDIES[wc.study].chunks(wc.rule)],
-        code=code("rules_manifest"),
+    log:
+        "results/logs/rules/{study}/{rule}/manifest.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=500,
         runtime=10,
-    log:
-        "results/logs/rules/{study}/{rule}/manifest.log",
+    params:
+        rows=lambda wc: [c.rows for c in STUDIES[wc.study].chunks(wc.rule)],
+        code=code("rules_manifest"),
     script:
         "../scripts/rules_manifest.py"
 
@@ -99,22 +64,26 @@ rule rules_tables:
     table 57, random-order retries, ends, times, Squirrel-Cull, and the order tables of
     studies over every residual tie order."""
     input:
-        manifests=[f"{rules_runs_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS],
+        manifests=[f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS],
         times=[f for s, r in RULES_DATASETS for f in rules_chunk_files(s, r, "times")],
     output:
         **{name: f"results/rules/tables/{name}.parquet" for name in RULE_TABLES},
         **{f"{name}_csv": f"results/rules/tables/{name}.csv" for name in RULE_TABLES},
         table57_md="results/rules/tables/table57.md",
         squirrel_cull_md="results/rules/tables/squirrel_cull.md",
-    params:
-        studies={name: {"starts": s.starts if isinstance(s.starts, str) else "list", "orders": s.orders}
-                 for name, s in STUDIES.items()},
-        code=code("rules_tables"),
+    log:
+        "results/logs/rules/tables.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=4000,
         runtime=30,
-    log:
-        "results/logs/rules/tables.log",
+    params:
+        studies={
+            name: {"starts": s.starts if isinstance(s.starts, str) else "list", "orders": s.orders}
+            for name, s in STUDIES.items()
+        },
+        code=code("rules_tables"),
     script:
         "../scripts/rules_tables.py"
 
@@ -138,13 +107,15 @@ rule rules_figures:
             for name in RULES_FIGURES
         },
         **{f"{name}_svg": f"results/rules/figures/{name}.svg" for name in RULES_FIGURES},
-    params:
-        dpi=config["figures"]["dpi"],
-        code=code("rules_figures"),
+    log:
+        "results/logs/rules/figures.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=15,
-    log:
-        "results/logs/rules/figures.log",
+    params:
+        dpi=config["figures"]["dpi"],
+        code=code("rules_figures"),
     script:
         "../scripts/rules_figures.py"

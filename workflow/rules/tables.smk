@@ -6,14 +6,16 @@ rule board_tables:
         manifest="results/runs/board={board}/_manifest.json",
     output:
         **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
-    params:
-        starts=SWEEP["starts"],
-        code=code("board_tables"),
+    log:
+        "results/logs/tables/{board}.log",
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 5000,
         runtime=30,
-    log:
-        "results/logs/tables/{board}.log",
+    params:
+        starts=SWEEP["starts"],
+        code=code("board_tables"),
     script:
         "../scripts/board_tables.py"
 
@@ -24,15 +26,17 @@ rule combine_table:
     output:
         parquet="results/tables/{name}.parquet",
         csv="results/tables/{name}.csv",
+    log:
+        "results/logs/tables/{name}.log",
     wildcard_constraints:
         name="|".join(TABLES),
-    params:
-        code=code("combine_table"),
+    conda:
+        "../envs/knight.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    log:
-        "results/logs/tables/{name}.log",
+    params:
+        code=code("combine_table"),
     script:
         "../scripts/combine_table.py"
 
