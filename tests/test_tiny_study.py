@@ -1,0 +1,100 @@
+"""The whole workflow on config/tiny.yaml, as CI runs it: every stage, every script, the report."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import polars as pl
+import pytest
+
+STAGES = {
+    "sweep": ["results/runs/board=5x5/_manifest.json", "results/tables/completion.parquet"],
+    "figures": ["results/figures/rates.png", "results/figures/tours/5x5_1-1_12345678.svg",
+                "results/thesis/5x5/table58.md", "results/figures/symmetry/5x5_12345678.png"],
+    "queens": ["results/queens/timings.parquet", "results/queens/speedup.png", "results/queens/counts.csv",
+               "results/queens/dominating_sets.parquet", "results/queens/placements.parquet"],
+    "exact": ["results/exact/backtrack_starts.parquet", "results/exact/construct.parquet",
+              "results/exact/tours/6x6.parquet"],
+    "rules": ["results/rules/tables/completion.parquet", "results/rules/tables/table57.md",
+              "results/rules/figures/completion.png", "results/rules/tables/orders.parquet"],
+}
+
+
+@pytest.fixture(scope="module")
+def tiny(repo, tmp_path_factory):
+    work = tmp_path_factory.mktemp("tiny")
+    base = [sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--directory", str(work),
+            "--configfile", os.path.join(repo, "config", "tiny.yaml")]
+    res = subprocess.run([*base, "--cores", "2"], capture_output=True, text=True, timeout=1200)
+    assert res.returncode == 0, res.stderr[-4000:]
+    rep = subprocess.run([*base, "--report", str(work / "results/report.html")], capture_output=True, text=True,
+                         timeout=600)
+    assert rep.returncode == 0, rep.stderr[-4000:]
+    return work
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_every_stage_made_its_outputs(tiny, stage):
+    for path in STAGES[stage]:
+        assert (tiny / path).stat().st_size > 0, path
+
+
+def test_every_script_ran_and_logged(repo, tiny):
+    scripts = {p.removesuffix(".py") for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py")}
+    logs = list((tiny / "results/logs").rglob("*.log"))
+    assert logs and all(p.stat().st_size > 0 for p in logs)
+    ran = set()
+    first_run = sorted((tiny / ".snakemake/log").glob("*.log"))[0]  # then the --report run
+    for line in first_run.read_text().splitlines():
+        if line.startswith("rule ") or line.startswith("localrule "):
+            ran.add(line.split()[1].rstrip(":"))
+    # Every script of workflow/scripts belongs to a rule, and every such rule ran.
+    import re
+
+    rule_of = {}
+    for smk in os.listdir(os.path.join(repo, "workflow", "rules")):
+        text = open(os.path.join(repo, "workflow", "rules", smk)).read()
+        for block in re.split(r"(?m)^rule ", text)[1:]:
+            m = re.search(r'"\.\./scripts/(\w+)\.py"', block)
+            if m:
+                rule_of[m.group(1)] = block.split(":", 1)[0]
+    assert set(rule_of) == scripts
+    assert set(rule_of.values()) <= ran, set(rule_of.values()) - ran
+
+
+def test_results_are_whole(tiny):
+    from knight.dataset import scan
+
+    assert not list((tiny / "results").rglob("*.tmp"))
+    # 5x5 and 3x7 of the sweep, and 6x6 that the exact stage joins (its sweep starts table)
+    assert scan(tiny / "results/runs", deep=True).select(pl.len()).collect().item() == (25 + 21 + 36) * 5
+    assert scan(tiny / "results/rules/runs", deep=True).select(pl.len()).collect().item() > 0
+    counts = pl.read_parquet(tiny / "results/queens/counts.parquet")
+    assert counts["matches"].all()
+
+
+def test_report_holds_every_stage(tiny):
+    html = (tiny / "results/report.html").read_text(errors="replace")
+    for name in ("rates.png", "speedup.png", "completion.png", "table58", "closed_starts"):
+        assert name in html, name
+
+
+def test_a_failing_script_leaves_its_traceback_in_its_log(tmp_path):
+    """Scripts log one way (knight.logs): a failing job's traceback is in its log file."""
+    code = textwrap.dedent("""
+        import types
+        from knight.logs import script_logging
+        sm = types.SimpleNamespace(log=[%r])
+        log = script_logging(sm)
+        log.info("working")
+        import sys
+        print("a library's warning", file=sys.stderr)
+        raise RuntimeError("the job failed here")
+    """ % str(tmp_path / "job.log"))
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode != 0
+    text = (tmp_path / "job.log").read_text()
+    assert "working" in text and "a library's warning" in text
+    assert "Traceback" in text and "RuntimeError: the job failed here" in text
+    assert "RuntimeError: the job failed here" in res.stderr  # and on the console
