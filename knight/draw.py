@@ -259,33 +259,54 @@ def _panels(n: int, ncols: int, w: float, h: float) -> tuple[Figure, np.ndarray]
     return fig, axes.flat[:n]
 
 
-def rule_curves_figure(panels: Sequence[tuple[str, dict]], *, ylabel: str, title: str,
-                       log: bool = False, percent: bool = False) -> Figure:
-    """One panel per study: a line per rule of ``y`` against board side N.
+def rule_curves_figure(panels: Sequence[tuple[str, str, dict]], *, ylabel: str, title: str,
+                       log: bool = False, percent: bool = False, xlabel: str = "board side N (N x N)") -> Figure:
+    """Panels of per-rule results against board side N (or another integer).
 
-    Each panel is ``(title, {rule: (N, y, low, high)})``; ``low``/``high`` (or None) draw a
-    band (a 95 % interval). ``percent`` plots fractions as %; ``log`` a log y axis.
+    Each panel is ``(title, kind, data)``: ``kind`` "lines" draws ``{rule: (x, y, low,
+    high)}`` as one line per rule with a band from ``low`` to ``high`` (a 95 % interval;
+    None for none); "bars" draws ``{rule: y}`` as one bar per rule (a single board);
+    "events" draws ``{rule: (x, failed)}`` as one row per rule with a mark at every x where
+    ``failed`` is true (deterministic rules, one run per board). ``percent`` plots
+    fractions as %, ``log`` a log y axis.
     """
     fig, axes = _panels(len(panels), 2, 6.0, 4.0)
     scale = 100.0 if percent else 1.0
     cmap = colormaps["tab10"]
-    for ax, (name, curves) in zip(axes, panels):
-        for i, (rule, (n, y, low, high)) in enumerate(sorted(curves.items())):
-            colour = cmap(i % 10)
-            n = np.asarray(n, float)
-            order = np.argsort(n)
-            ax.plot(n[order], scale * np.asarray(y, float)[order], "-", marker="." if len(n) < 60 else None,
-                    ms=4, lw=1.2, color=colour, label=rule)
-            if low is not None:
-                ax.fill_between(n[order], scale * np.asarray(low, float)[order],
-                                scale * np.asarray(high, float)[order], color=colour, alpha=0.2, lw=0)
+    for ax, (name, kind, data) in zip(axes, panels):
+        rules = sorted(data)
+        colour = {rule: cmap(i % 10) for i, rule in enumerate(rules)}
+        if kind == "events":
+            for i, rule in enumerate(rules):
+                x, failed = (np.asarray(v) for v in data[rule])
+                ax.plot(x[failed], np.full(failed.sum(), i), "|", ms=12, mew=1.5, color=colour[rule])
+                ax.plot(x[~failed], np.full((~failed).sum(), i), ".", ms=2, color=colour[rule], alpha=0.3)
+            ax.set_yticks(range(len(rules)), rules)
+            ax.set_ylim(-0.7, len(rules) - 0.3)
+            ax.set_xlabel(xlabel)
+            ax.set_title(f"{name}: boards where the run fails (|); dots: complete tours", fontsize=9)
+            ax.grid(alpha=0.3, axis="x")
+            continue
+        if kind == "bars":
+            ax.bar(range(len(rules)), [scale * float(data[r]) for r in rules], color=[colour[r] for r in rules])
+            ax.set_xticks(range(len(rules)), rules)
+        else:
+            for rule in rules:
+                x, y, low, high = data[rule]
+                x = np.asarray(x, float)
+                order = np.argsort(x)
+                ax.plot(x[order], scale * np.asarray(y, float)[order], "-", marker="." if len(x) < 60 else None,
+                        ms=4, lw=1.2, color=colour[rule], label=rule)
+                if low is not None:
+                    ax.fill_between(x[order], scale * np.asarray(low, float)[order],
+                                    scale * np.asarray(high, float)[order], color=colour[rule], alpha=0.2, lw=0)
+            ax.set_xlabel(xlabel)
+            ax.legend(fontsize=7, ncol=2)
         if log:
             ax.set_yscale("log")
-        ax.set_xlabel("board side N (N x N)")
         ax.set_ylabel(ylabel)
         ax.set_title(name, fontsize=9)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7, ncol=2)
     fig.suptitle(title, fontsize=10)
     return fig
 

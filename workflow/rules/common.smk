@@ -130,6 +130,10 @@ EXACT_CO_BOARDS = list(dict.fromkeys(parse_board(b).name for b in EXACT_CO["boar
 EXACT_CO_TOURS = list(dict.fromkeys(parse_board(b).name for b in EXACT_CO["tours"]))
 
 
+#: Boards whose sweep runs: the configured ones, and the exact stage's boards it joins with.
+SWEPT_BOARDS = list(dict.fromkeys(BOARDS + ([b for b, _ in EXACT_BT_RUNS.values()] if EXACT_BT["warnsdorff"] else [])))
+
+
 def exact_starts_tables(wildcards):
     """The Warnsdorff sweep's per-start table of every backtracking board."""
     if not EXACT_BT["warnsdorff"]:
@@ -154,7 +158,7 @@ IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES
 
 # --- datasets: checked before any job, cleaned before the first -----------------------
 #: Every dataset folder the plan writes, with its part files.
-DATASETS = {f"results/runs/board={b}": chunk_files(b) for b in BOARDS}
+DATASETS = {f"results/runs/board={b}": chunk_files(b) for b in SWEPT_BOARDS}
 for _s, _r in RULES_DATASETS:
     for _kind in ("runs", "times"):
         DATASETS[rules_folder(_s, _r, _kind)] = rules_chunk_files(_s, _r, _kind)

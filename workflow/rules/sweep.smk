@@ -50,4 +50,6 @@ rule runs_manifest:
 
 
 SWEEP_TARGETS = [f for b in BOARDS for f in chunk_files(b)] + [f"results/runs/board={b}/_manifest.json" for b in BOARDS]
-ALL_TARGETS += SWEEP_TARGETS
+ALL_TARGETS += [f for b in SWEPT_BOARDS for f in chunk_files(b)] + [
+    f"results/runs/board={b}/_manifest.json" for b in SWEPT_BOARDS
+]
