@@ -5,6 +5,9 @@ Usage::
     python benchmarks/bench_tree.py                      # boards 8 12 16, e2e 12, scale 5..12, memory 32
     python benchmarks/bench_tree.py --boards 8 --e2e none --scale none --memory none
     python benchmarks/bench_tree.py --job 32 0           # one sweep job (chunk 0 of 32x32)
+    python benchmarks/bench_tree.py --rules-only          # pohl, roth, corner against fixed
+    git show HEAD~1:knight/tree.py > /tmp/old_tree.py
+    python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
 
 For each board: a full sweep (every start x every order) computed by both engines,
 one orbit task after another on one thread (``knight.sweep.orbit_rows``, no Dask, no
@@ -18,12 +21,19 @@ local Dask cluster (``--workers`` threads) with Parquet written, as ``knight swe
 does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
 ``chunk_runs`` runs, on a 1-thread Dask cluster, written to Parquet, exactly what
 ``workflow/scripts/sweep_chunk.py`` does) measured by ``/usr/bin/time -v``.
+Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tree
+engine against ``fixed``, alternating, with leaves and steps. Before/after
+(``--before FILE``): another version of ``knight/tree.py`` (e.g. from git history)
+against this one, full sweeps alternating in one process, ``--repeats`` times; only
+same-run ratios mean anything on a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import statistics
 import re
 import shutil
 import subprocess
@@ -36,7 +46,7 @@ import numpy as np
 from knight.board import Board, parse_board
 from knight.orders import N_ORDERS
 from knight.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows, sweep
-from knight.tree import search
+from knight.tree import search, tree_orbit
 
 
 def warm_up() -> None:
@@ -170,6 +180,45 @@ def peak_rss(board_name: str, chunk_runs: int) -> dict:
     return {"board": board_name, "max_rss_mb": kb / 1024, "wall_s": wall, "job": proc.stdout.strip()}
 
 
+def sweep_cpu(tree_orbit_fn, board: Board, orbits, ranks, **kw) -> tuple[float, int]:
+    """CPU seconds and knight steps of a full tree sweep with ``tree_orbit_fn``."""
+    clock = Clock()
+    steps = 0
+    with clock:
+        for orbit in orbits:
+            steps += int(tree_orbit_fn(board, orbit, ranks, **kw)["steps"][0])
+    return clock.cpu, steps
+
+
+def alternate(board: Board, variants: dict, repeats: int) -> dict:
+    """Median CPU seconds of each variant (name -> (tree_orbit, kwargs)) and the median
+    over rounds of each one's ratio to the first, run alternately (order rotated)."""
+    spec = SweepSpec(board)
+    orbits = spec.orbits()
+    names = list(variants)
+    for fn, kw in variants.values():  # compile, warm caches
+        sweep_cpu(fn, board, orbits[:1], spec.ranks, **kw)
+    secs = {n: [] for n in names}
+    steps = {}
+    for r in range(repeats):
+        for n in names[r % len(names):] + names[: r % len(names)]:
+            fn, kw = variants[n]
+            t, steps[n] = sweep_cpu(fn, board, orbits, spec.ranks, **kw)
+            secs[n].append(t)
+    first = names[0]
+    return {n: {"s": statistics.median(secs[n]), "steps": steps[n],
+                "ratio": statistics.median(b / a for a, b in zip(secs[first], secs[n]))} for n in names}
+
+
+def load_tree(path: str):
+    """Import a version of ``knight/tree.py`` from ``path`` as a separate module."""
+    spec = importlib.util.spec_from_file_location("tree_before", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache finds the module by name
+    spec.loader.exec_module(module)
+    return module
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--boards", nargs="*", default=["8", "12", "16"], help="boards for the compute comparison")
@@ -180,6 +229,12 @@ def main(argv=None) -> int:
     p.add_argument("--scale", nargs="*", default=[str(n) for n in range(5, 13)],
                    help="boards swept whole by the tree engine on --workers Dask threads (none: skip)")
     p.add_argument("--workers", type=int, default=2, help="Dask threads for --scale")
+    p.add_argument("--rules", nargs="*", default=["8", "12"],
+                   help="boards for the pohl/roth/corner against fixed comparison (none: skip)")
+    p.add_argument("--rules-only", action="store_true", help="only the rules comparison")
+    p.add_argument("--before", metavar="FILE",
+                   help="only compare this version of knight/tree.py with the current one (boards: --boards)")
+    p.add_argument("--repeats", type=int, default=5, help="rounds for --rules and --before")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
     p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -189,18 +244,47 @@ def main(argv=None) -> int:
         return 0
 
     warm_up()
-    print("## Full sweep, compute only (one thread, every start x every order)\n")
-    print("Seconds as wall / CPU (this process); the ratio is brute CPU over tree CPU.\n")
-    print("| board | runs | tree s | brute s | brute/tree | leaves | tree steps | brute steps | steps ratio | brute |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for name in args.boards:
-        board = parse_board(name)
-        sample = args.brute_sample if args.brute_sample and min(board.rows, board.cols) >= 14 else None
-        r = compute(board, sample)
-        t, b = r["tree"], r["brute"]
-        print(f"| {r['board']} | {r['runs']:,} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
-              f"| {b.cpu / t.cpu:.0f}x | {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
-              f"| {r['brute_steps'] / r['tree_steps']:.0f}x | {r['note']} |", flush=True)
+    if args.before:
+        old = load_tree(args.before)
+        print(f"## Before ({args.before}) / after (knight.tree), full sweeps, compute only\n")
+        print(f"CPU seconds, median of {args.repeats} alternating rounds; ratio = median of after / before.\n")
+        print("| board | before s | after s | after / before | steps equal |")
+        print("|---|---|---|---|---|")
+        for name in args.boards:
+            r = alternate(parse_board(name), {"before": (old.tree_orbit, {}), "after": (tree_orbit, {})},
+                          args.repeats)
+            print(f"| {name} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['ratio']:.3f} "
+                  f"| {r['before']['steps'] == r['after']['steps']} |", flush=True)
+        return 0
+    if args.rules_only:
+        args.boards, args.e2e, args.scale, args.memory = [], "none", ["none"], "none"
+    if args.boards:
+        print("## Full sweep, compute only (one thread, every start x every order)\n")
+        print("Seconds as wall / CPU (this process); the ratio is brute CPU over tree CPU.\n")
+        print("| board | runs | tree s | brute s | brute/tree | leaves | tree steps | brute steps | steps ratio | brute |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for name in args.boards:
+            board = parse_board(name)
+            sample = args.brute_sample if args.brute_sample and min(board.rows, board.cols) >= 14 else None
+            r = compute(board, sample)
+            t, b = r["tree"], r["brute"]
+            print(f"| {r['board']} | {r['runs']:,} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
+                  f"| {b.cpu / t.cpu:.0f}x | {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
+                  f"| {r['brute_steps'] / r['tree_steps']:.0f}x | {r['note']} |", flush=True)
+    if args.rules and args.rules != ["none"]:
+        print(f"\n## Rules, tree engine, full sweeps (CPU seconds, median of {args.repeats} alternating rounds)\n")
+        print("| board | rule | leaves | tree steps | seconds | / fixed (s) | / fixed (leaves) |")
+        print("|---|---|---|---|---|---|---|")
+        for name in args.rules:
+            board = parse_board(name)
+            rules = ("fixed", "pohl", "roth", "corner")
+            r = alternate(board, {rule: (tree_orbit, {"rule": rule}) for rule in rules}, args.repeats)
+            orbits = SweepSpec(board).orbits()
+            leaves = {rule: sum(len(search(board, int(o[0]), rule=rule)["visited"]) for o in orbits)
+                      for rule in rules}
+            for rule in rules:
+                print(f"| {board.name} | {rule} | {leaves[rule]:,} | {r[rule]['steps']:,} | {r[rule]['s']:.3f} "
+                      f"| {r[rule]['ratio']:.2f} | {leaves[rule] / leaves['fixed']:.2f} |", flush=True)
     if args.e2e.lower() != "none":
         board = parse_board(args.e2e)
         r = end_to_end(board)

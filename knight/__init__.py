@@ -1,8 +1,9 @@
-"""Chessboard combinatorics: Warnsdorff tie orders, queens and exact tours.
+"""Chessboard combinatorics: Warnsdorff's rule under tie orders and tie-break rules,
+queens, exact tours.
 
 Squares are plain integers ``s = row * cols + col`` (row 0 at the top, column 0 on
 the left); moves are numbered 0..7 internally for the conventions' moves 1..8.
-See ``CONVENTIONS.md`` (shipped beside the seeds) for the exact definitions.
+``docs/conventions.md`` in the repository gives the exact definitions.
 """
 
 from knight.board import Board, parse_board

@@ -19,6 +19,7 @@ MOVES = np.array(
 )
 
 _BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*$")
+_SQUARE_RE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,12 @@ class Board:
 
     @cached_property
     def degrees(self) -> np.ndarray:
-        """``int32[size]``: number of on-board knight moves from each square."""
-        return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
+        """``int32[size]``: number of on-board knight moves from each square (no neighbour table)."""
+        deg = np.zeros((self.rows, self.cols), dtype=np.int32)
+        for dr, dc in MOVES.tolist():
+            # Squares whose move (dr, dc) lands on the board.
+            deg[max(0, -dr) : self.rows - max(0, dr), max(0, -dc) : self.cols - max(0, dc)] += 1
+        return deg.reshape(self.size)
 
     def is_knight_move(self, a: int, b: int) -> bool:
         """True when squares ``a`` and ``b`` are one knight move apart."""
@@ -108,3 +113,67 @@ def parse_board(text: str | int) -> Board:
     rows = int(m.group(1))
     cols = int(m.group(2)) if m.group(2) else rows
     return Board(rows, cols)
+
+
+def parse_boards(spec) -> list[Board]:
+    """Boards of a list (``[5, "6x8"]``) or a range ``{"from": 6, "to": 300, "step": 2}``
+    (N x N for N = from, from + step, ... <= to), in the order given, repeats dropped."""
+    if isinstance(spec, dict):
+        unknown = set(spec) - {"from", "to", "step"}
+        if unknown or not {"from", "to"} <= set(spec):
+            raise ValueError(f"board range {spec!r} needs keys from, to (and optionally step)")
+        lo, hi, step = spec["from"], spec["to"], spec.get("step", 1)
+        for name, v in (("from", lo), ("to", hi), ("step", step)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"board range {name} must be a positive integer, got {v!r}")
+        if hi < lo:
+            raise ValueError(f"board range is empty: from {lo} to {hi}")
+        return [Board(n, n) for n in range(int(lo), int(hi) + 1, int(step))]
+    if isinstance(spec, (str, int, np.integer)):
+        spec = [spec]
+    boards = {}
+    for item in spec:
+        board = parse_board(item)
+        boards.setdefault(board.name, board)
+    return list(boards.values())
+
+
+def parse_square(board: Board, square) -> int:
+    """Square index of a 1-based ``"R,C"`` string or ``[R, C]`` pair on ``board``."""
+    if isinstance(square, str):
+        m = _SQUARE_RE.match(square)
+        if not m:
+            raise ValueError(f"square {square!r} is not R,C (1-based row and column, e.g. 1,1)")
+        row, col = int(m.group(1)), int(m.group(2))
+    else:
+        try:
+            row, col = (int(v) for v in square)
+        except (TypeError, ValueError):
+            raise ValueError(f"square {square!r} is not a 1-based [row, col] pair") from None
+    if not (1 <= row <= board.rows and 1 <= col <= board.cols):
+        raise ValueError(
+            f"square ({row}, {col}) is off the {board.name} board (rows 1..{board.rows}, columns 1..{board.cols})")
+    return board.from_human(row, col)
+
+
+def step_numbers(board: Board, path) -> np.ndarray:
+    """``int64[rows, cols]``: step number of each square on ``path`` (1 = its first
+    square), 0 for squares the path does not visit."""
+    grid = np.zeros(board.size, dtype=np.int64)
+    path = np.asarray(path, dtype=np.int64)
+    grid[path] = np.arange(1, len(path) + 1)
+    return grid.reshape(board.rows, board.cols)
+
+
+def format_grid(grid: np.ndarray) -> str:
+    """A grid of numbers as text: one line per row, values right-aligned to the width of
+    the board's square count, one space apart (the thesis's printout)."""
+    width = len(str(grid.size))
+    return "\n".join(" ".join(f"{int(v):>{width}d}" for v in row) for row in grid)
+
+
+def board_grid(board: Board, squares, values, *, fill=np.nan) -> np.ndarray:
+    """``float[rows, cols]`` with ``values[i]`` at square index ``squares[i]``, ``fill`` elsewhere."""
+    grid = np.full(board.size, fill, dtype=float)
+    grid[np.asarray(squares, dtype=np.int64)] = np.asarray(values, dtype=float)
+    return grid.reshape(board.rows, board.cols)

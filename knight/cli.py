@@ -1,4 +1,10 @@
-"""The ``knight`` console command: one subcommand per module in ``knight.commands``."""
+"""The ``knight`` console command: one subcommand per module in ``knight.commands``.
+
+Each command module is light to import (argparse only) and names its one-line
+``HELP``; its ``register(subparsers)`` builds the full parser and may import the
+library. Only the chosen command is registered in full, so ``knight --help`` and a
+single tour import no more than they use (no Dask, no matplotlib).
+"""
 
 from __future__ import annotations
 
@@ -6,25 +12,36 @@ import argparse
 import importlib
 import sys
 
-#: Subcommand modules under ``knight.commands``; each defines ``register(subparsers)``
-#: which adds its parser and sets ``func(args) -> int``.
-COMMANDS = ("sweep", "tour", "queens", "backtrack", "construct")
+#: Subcommand modules under ``knight.commands``; each defines ``HELP`` and
+#: ``register(subparsers)``, which adds its parser and sets ``func(args) -> int``.
+COMMANDS = ("sweep", "rules", "tour", "queens", "backtrack", "construct")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``command`` (or all, when None) registered in full."""
     parser = argparse.ArgumentParser(
         prog="knight",
-        description="Chessboard combinatorics: Warnsdorff tie orders, queens, exact tours.",
+        description="Chessboard combinatorics: Warnsdorff tie orders and tie-break rules, "
+        "queens, exact tours.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        importlib.import_module(f"knight.commands.{name}").register(sub)
+        module = importlib.import_module(f"knight.commands.{name}")
+        if command is None or command == name:
+            module.register(sub)
+        else:
+            sub.add_parser(name, help=module.HELP)
     return parser
 
 
+def _chosen(argv: list[str]) -> str:
+    """The subcommand named in ``argv`` (its first argument that is one), or "" for none."""
+    return next((a for a in argv if a in COMMANDS), "")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_chosen(argv)).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError) as exc:

@@ -1,21 +1,36 @@
-"""Checking the workflow configuration: schema errors and meaning, named by key and value.
+"""The workflow configuration, checked in one place: schema, defaults and meaning.
 
-:func:`check` runs the JSON schema (``workflow/schemas/config.schema.yaml``, with
-``$ref`` to sibling files) and then the checks a schema cannot express (board sides,
-orders being permutations, starts on every board). Each problem is reported as
-``config key <path>: <value>: <what is wrong>``, all of them at once.
+:func:`load` is called once, at workflow start (``workflow/rules/common.smk``). It runs
+the JSON schema (``workflow/schemas/config.schema.yaml`` with one sibling file per
+section), fills in the schema's defaults, then runs each section's checks of what a
+schema cannot express (boards parse, starts lie on their boards, orders are
+permutations, queens fit their board, ...). Every problem is reported at once, one
+line each, as ``config key <path>: <value>: <what is wrong>``; nothing is computed or
+written before. The returned config has canonical list forms (sorted, no repeats)
+where order and repeats cannot change a result, so that reordering a list reruns
+nothing.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
-from knight.board import parse_board
+from knight.board import Board, parse_board, parse_boards
 from knight.orders import parse_order
+
+SCHEMA = Path(__file__).resolve().parent.parent / "workflow" / "schemas" / "config.schema.yaml"
+
+#: Largest board of the sweep stage (every start x every order): 65,536 squares is
+#: 2.6e9 runs, about 660 jobs of the default size.
+MAX_SWEEP_SQUARES = 65_536
+#: Largest board of the rules stage (one padded byte per square in a run).
+MAX_RULES_SQUARES = 100_000_000
 
 
 class ConfigError(ValueError):
@@ -29,87 +44,265 @@ def _path(parts) -> str:
     return out or "(top level)"
 
 
-def _validator(schema_path: Path) -> Draft202012Validator:
+def _with_defaults(cls):
+    """A validator class that also fills in ``default`` values of absent properties."""
+    check_properties = cls.VALIDATORS["properties"]
+
+    def properties(validator, props, instance, schema):
+        if isinstance(instance, dict):
+            for name, sub in props.items():
+                if isinstance(sub, dict) and "default" in sub and name not in instance:
+                    instance[name] = copy.deepcopy(sub["default"])
+        yield from check_properties(validator, props, instance, schema)
+
+    return validators.extend(cls, {"properties": properties})
+
+
+_Validator = _with_defaults(Draft202012Validator)
+
+
+def _validator(schema_path: Path):
     folder = schema_path.parent
 
     def retrieve(uri: str) -> Resource:
-        name = uri.rsplit("/", 1)[-1]
-        return Resource.from_contents(yaml.safe_load((folder / name).read_text()))
+        contents = yaml.safe_load((folder / uri.rsplit("/", 1)[-1]).read_text())
+        # Without "$schema" the section is validated by this class, which fills in defaults
+        # (jsonschema picks a class by "$schema" on descending into a resource).
+        contents.pop("$schema", None)
+        return Resource.from_contents(contents, default_specification=DRAFT202012)
 
     schema = yaml.safe_load(schema_path.read_text())
-    return Draft202012Validator(schema, registry=Registry(retrieve=retrieve))
+    return _Validator(schema, registry=Registry(retrieve=retrieve))
 
 
-def schema_errors(config: dict, schema_path: str | Path) -> list[str]:
-    """Messages for every schema violation, each naming the key and the value."""
+def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:
+    """Messages for every schema violation, each naming the key and the value.
+
+    Fills in the schema's defaults in ``config`` (in place) as a side effect.
+    """
     msgs = []
-    for err in sorted(_validator(Path(schema_path)).iter_errors(config), key=lambda e: list(map(str, e.path))):
+    errors = list(_validator(Path(schema_path)).iter_errors(config))
+    for err in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
+        where = list(err.absolute_path)
         if err.validator == "additionalProperties":
             allowed = sorted(err.schema.get("properties", {}))
-            extra = sorted(set(err.instance) - set(allowed))
-            for key in extra:
-                msgs.append(
-                    f"config key {_path([*err.path, key])}: unknown key "
-                    f"(allowed here: {', '.join(allowed)})"
-                )
+            for key in sorted(set(err.instance) - set(allowed)):
+                msgs.append(f"config key {_path([*where, key])}: unknown key (allowed here: {', '.join(allowed)})")
+        elif err.validator == "oneOf":
+            msgs.append(f"config key {_path(where)}: {err.instance!r}: {err.schema.get('description', err.message)}")
         else:
-            msgs.append(f"config key {_path(err.path)}: {err.instance!r}: {err.message}")
+            msgs.append(f"config key {_path(where)}: {err.instance!r}: {err.message}")
     return msgs
 
 
-def meaning_errors(config: dict) -> list[str]:
-    """Messages for what the schema cannot check in the ``sweep`` and ``dask`` sections."""
-    msgs = []
-    sweep = config.get("sweep") or {}
-    boards = []
-    for i, b in enumerate(sweep.get("boards") or []):
-        try:
-            board = parse_board(b)
-        except ValueError as exc:
-            msgs.append(f"config key sweep.boards[{i}]: {b!r}: {exc}")
-            continue
-        if board.rows < 3 or board.cols < 3:
-            msgs.append(f"config key sweep.boards[{i}]: {b!r}: a board needs both sides at least 3")
-            continue
-        boards.append(board)
+# --- each section's meaning ------------------------------------------------------
+def _board(key: str, value, msgs: list[str], *, min_side: int = 1, max_squares: int | None = None) -> Board | None:
+    try:
+        board = parse_board(value)
+    except ValueError as exc:
+        msgs.append(f"config key {key}: {value!r}: {exc}")
+        return None
+    if board.rows < min_side or board.cols < min_side:
+        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {min_side}")
+        return None
+    if max_squares is not None and board.size > max_squares:
+        msgs.append(f"config key {key}: {value!r}: {board.size:,} squares is more than this stage's "
+                    f"limit of {max_squares:,}")
+        return None
+    return board
+
+
+def _order(key: str, value, msgs: list[str]) -> None:
+    try:
+        parse_order(str(value))
+    except ValueError:
+        msgs.append(f"config key {key}: {value!r}: not a permutation of 12345678")
+
+
+def _starts_on(key: str, starts, boards: list[Board], msgs: list[str]) -> None:
+    """Each 1-based [row, col] pair of ``starts`` lies on every board."""
+    for i, pair in enumerate(starts):
+        for board in boards:
+            if not (1 <= pair[0] <= board.rows and 1 <= pair[1] <= board.cols):
+                msgs.append(f"config key {key}[{i}]: {pair!r}: off the {board.name} board "
+                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
+                break
+
+
+def sweep_errors(sweep: dict) -> list[str]:
+    """The ``sweep`` section: boards, starts on every board, orders permutations."""
+    msgs: list[str] = []
+    boards = [b for i, v in enumerate(sweep.get("boards") or [])
+              if (b := _board(f"sweep.boards[{i}]", v, msgs, min_side=3, max_squares=MAX_SWEEP_SQUARES))]
     starts = sweep.get("starts", "all")
     if isinstance(starts, str):
         if starts != "all":
             msgs.append(f"config key sweep.starts: {starts!r}: must be \"all\" or a list of [row, col] pairs")
     else:
-        for i, pair in enumerate(starts):
-            ok = isinstance(pair, list) and len(pair) == 2 and all(
-                isinstance(v, int) and not isinstance(v, bool) for v in pair
-            )
-            if not ok:
-                msgs.append(f"config key sweep.starts[{i}]: {pair!r}: must be a 1-based [row, col] pair")
-                continue
-            for board in boards:
-                if not (1 <= pair[0] <= board.rows and 1 <= pair[1] <= board.cols):
-                    msgs.append(f"config key sweep.starts[{i}]: {pair!r}: off the {board.name} board")
+        _starts_on("sweep.starts", starts, boards, msgs)
     orders = sweep.get("orders", "all")
     if isinstance(orders, str):
         if orders != "all":
             msgs.append(f"config key sweep.orders: {orders!r}: must be \"all\" or a list of order strings")
+    elif not orders:
+        msgs.append("config key sweep.orders: []: give \"all\" or at least one order")
     else:
-        if not orders:
-            msgs.append("config key sweep.orders: []: give \"all\" or at least one order")
         for i, o in enumerate(orders):
-            try:
-                parse_order(str(o))
-            except ValueError:
-                msgs.append(f"config key sweep.orders[{i}]: {o!r}: not a permutation of 12345678")
-    dask = config.get("dask") or {}
-    workers = dask.get("workers", "auto")
-    if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
-        msgs.append(f"config key dask.workers: {workers!r}: must be \"auto\" or an integer of at least 1")
+            _order(f"sweep.orders[{i}]", o, msgs)
     return msgs
 
 
-def check(config: dict, schema_path: str | Path) -> None:
-    """Raise :class:`ConfigError` listing every problem of ``config``; return if none."""
+def dask_errors(dask: dict) -> list[str]:
+    """The ``dask`` section: worker count; at most one of scheduler and scheduler_file."""
+    msgs = []
+    workers = dask.get("workers", "auto")
+    if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
+        msgs.append(f"config key dask.workers: {workers!r}: must be \"auto\" or an integer of at least 1")
+    if dask.get("scheduler") and dask.get("scheduler_file"):
+        msgs.append(f"config key dask.scheduler_file: {dask['scheduler_file']!r}: give dask.scheduler "
+                    "or dask.scheduler_file, not both")
+    return msgs
+
+
+def queens_errors(queens: dict) -> list[str]:
+    """The ``queens`` section: every board side within its search's limit, k <= n*n."""
+    from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N
+
+    msgs = []
+
+    def check(key: str, n: int, k: int | None) -> None:
+        limit = MAX_DOMINATE_N if k is not None else MAX_PLACE_N
+        if n > limit:
+            what = "domination search" if k is not None else "N-queens search"
+            msgs.append(f"config key {key}.n: {n}: above the {what}'s limit of {limit}")
+        elif k is not None and k > n * n:
+            msgs.append(f"config key {key}.k: {k}: {k} queens do not fit on the {n}x{n} board ({n * n} squares)")
+
+    for i, inst in enumerate(queens.get("instances", [])):
+        check(f"queens.instances[{i}]", inst["n"], inst.get("k") if inst["problem"] == "dominate" else None)
+    sets = queens.get("sets", {})
+    for i, (n, k) in enumerate(sets.get("dominate", [])):
+        check(f"queens.sets.dominate[{i}]", n, k)
+    for i, n in enumerate(sets.get("place", [])):
+        check(f"queens.sets.place[{i}]", n, None)
+    return msgs
+
+
+def exact_errors(exact: dict) -> list[str]:
+    """The ``exact`` section: boards parse; constructed boards have a closed tour we can build."""
+    from knight.exact.construct import choose_method
+
+    msgs: list[str] = []
+    for i, item in enumerate(exact.get("backtrack", {}).get("boards", [])):
+        _board(f"exact.backtrack.boards[{i}].board", item["board"], msgs)
+    construct = exact.get("construct", {})
+    for name in ("boards", "tours"):
+        for i, value in enumerate(construct.get(name, [])):
+            board = _board(f"exact.construct.{name}[{i}]", value, msgs)
+            if board is None:
+                continue
+            try:
+                choose_method(board)
+            except ValueError as exc:
+                msgs.append(f"config key exact.construct.{name}[{i}]: {value!r}: {exc}")
+    return msgs
+
+
+def figures_errors(figures: dict) -> list[str]:
+    """The ``figures`` section: drawn tours' boards, starts and orders."""
+    msgs: list[str] = []
+    items = [(f"figures.tours[{i}]", t) for i, t in enumerate(figures.get("tours", []))]
+    if figures.get("images_of_order") is not None:
+        items.append(("figures.images_of_order", figures["images_of_order"]))
+    for key, item in items:
+        _order(f"{key}.order", item["order"], msgs)
+        board = _board(f"{key}.board", item["board"], msgs, min_side=3)
+        if board is not None and "start" in item:
+            r, c = item["start"]
+            if not (1 <= r <= board.rows and 1 <= c <= board.cols):
+                msgs.append(f"config key {key}.start: {item['start']!r}: off the {board.name} board "
+                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
+    return msgs
+
+
+def rules_errors(rules: dict) -> list[str]:
+    """The ``rules`` section: study names unique, boards and starts valid for each rule."""
+    from knight.tiebreak import ORDER_RULES
+
+    msgs: list[str] = []
+    names: set[str] = set()
+    for i, study in enumerate(rules.get("studies", [])):
+        key = f"rules.studies[{i}]"
+        if study["name"] in names:
+            msgs.append(f"config key {key}.name: {study['name']!r}: another study has this name")
+        names.add(study["name"])
+        try:
+            boards = parse_boards(study["boards"])
+        except ValueError as exc:
+            msgs.append(f"config key {key}.boards: {study['boards']!r}: {exc}")
+            continue
+        ok = []
+        for j, board in enumerate(boards):
+            where = f"{key}.boards" + ("" if isinstance(study["boards"], dict) else f"[{j}]")
+            b = _board(where, board.name, msgs, min_side=3, max_squares=MAX_RULES_SQUARES)
+            if b is not None:
+                ok.append(b)
+        if "squirrel-cull" in study["rules"]:
+            for board in ok:
+                if not board.square or board.rows < 5:
+                    msgs.append(f"config key {key}.boards: {board.name}: squirrel-cull needs a square "
+                                "board of side 5 or more")
+                    break
+            if study.get("starts", "corner") != "corner":
+                msgs.append(f"config key {key}.starts: {study['starts']!r}: squirrel-cull starts from "
+                            "(1, 1) only: use starts: corner")
+        if isinstance(study.get("starts"), list):
+            _starts_on(f"{key}.starts", study["starts"], ok, msgs)
+        if study.get("orders", "default") != "default":
+            other = [r for r in study["rules"] if r not in ORDER_RULES]
+            if other:
+                msgs.append(f"config key {key}.orders: {study['orders']!r}: only {', '.join(ORDER_RULES)} "
+                            f"take tie orders, not {', '.join(other)}")
+    return msgs
+
+
+SECTION_CHECKS = {
+    "sweep": sweep_errors,
+    "dask": dask_errors,
+    "queens": queens_errors,
+    "exact": exact_errors,
+    "figures": figures_errors,
+    "rules": rules_errors,
+}
+
+
+def canonical(config: dict) -> dict:
+    """Sorted, repeat-free forms of lists whose order cannot change a result."""
+    sweep = config.get("sweep", {})
+    if isinstance(sweep.get("orders"), list):
+        sweep["orders"] = sorted(set(map(str, sweep["orders"])))
+    if isinstance(sweep.get("starts"), list):
+        sweep["starts"] = [list(p) for p in sorted({tuple(p) for p in sweep["starts"]})]
+    for study in config.get("rules", {}).get("studies", []):
+        if isinstance(study.get("orders"), list):
+            study["orders"] = sorted(set(study["orders"]))
+        if isinstance(study.get("starts"), list):
+            study["starts"] = [list(p) for p in sorted({tuple(p) for p in study["starts"]})]
+        study["rules"] = list(dict.fromkeys(study["rules"]))
+    return config
+
+
+def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
+    """Check ``config`` whole and return it with defaults filled in and canonical lists.
+
+    Raises :class:`ConfigError` listing every problem; the input is not modified.
+    """
+    config = copy.deepcopy(dict(config))
     msgs = schema_errors(config, schema_path)
     if not msgs:
-        msgs = meaning_errors(config)
+        for section, check in SECTION_CHECKS.items():
+            if section in config:
+                msgs += check(config[section])
     if msgs:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(msgs))
+    return canonical(config)

@@ -247,3 +247,64 @@ def runtime_figure(rows, cols, seconds, runs=None) -> Figure:
     ax.grid(alpha=0.3, which="both")
     ax.set_title("Run time of the Warnsdorff sweep against N", fontsize=10)
     return fig
+
+
+def _panels(n: int, ncols: int, w: float, h: float) -> tuple[Figure, np.ndarray]:
+    ncols = max(1, min(ncols, n))
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(w * ncols, h * nrows + 0.6), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, axes.flat[:n]
+
+
+def rule_curves_figure(panels: Sequence[tuple[str, dict]], *, ylabel: str, title: str,
+                       log: bool = False, percent: bool = False) -> Figure:
+    """One panel per study: a line per rule of ``y`` against board side N.
+
+    Each panel is ``(title, {rule: (N, y, low, high)})``; ``low``/``high`` (or None) draw a
+    band (a 95 % interval). ``percent`` plots fractions as %; ``log`` a log y axis.
+    """
+    fig, axes = _panels(len(panels), 2, 6.0, 4.0)
+    scale = 100.0 if percent else 1.0
+    cmap = colormaps["tab10"]
+    for ax, (name, curves) in zip(axes, panels):
+        for i, (rule, (n, y, low, high)) in enumerate(sorted(curves.items())):
+            colour = cmap(i % 10)
+            n = np.asarray(n, float)
+            order = np.argsort(n)
+            ax.plot(n[order], scale * np.asarray(y, float)[order], "-", marker="." if len(n) < 60 else None,
+                    ms=4, lw=1.2, color=colour, label=rule)
+            if low is not None:
+                ax.fill_between(n[order], scale * np.asarray(low, float)[order],
+                                scale * np.asarray(high, float)[order], color=colour, alpha=0.2, lw=0)
+        if log:
+            ax.set_yscale("log")
+        ax.set_xlabel("board side N (N x N)")
+        ax.set_ylabel(ylabel)
+        ax.set_title(name, fontsize=9)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7, ncol=2)
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def square_multiples_figure(panels: Sequence[tuple[str, np.ndarray]], *, title: str, label: str,
+                            ncols: int = 4, cmap: str = "cividis") -> Figure:
+    """Small multiples of per-square heatmaps (``[rows, cols]`` grids of different boards),
+    each scaled to its own maximum (the colour bar reads as a share of it)."""
+    fig, axes = _panels(len(panels), ncols, 3.0, 3.0)
+    cm = colormaps[cmap]
+    im = None
+    for ax, (name, grid) in zip(axes, panels):
+        grid = np.asarray(grid, float)
+        peak = grid.max() if grid.size and grid.max() > 0 else 1.0
+        im = ax.imshow(grid / peak, cmap=cm, vmin=0, vmax=1, interpolation="nearest")
+        ax.set_title(f"{name} (max {int(peak):,})", fontsize=8)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    if im is not None:
+        fig.colorbar(im, ax=list(axes), label=label, shrink=0.8)
+    fig.suptitle(title, fontsize=10)
+    return fig

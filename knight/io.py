@@ -4,30 +4,34 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
     """Yield a temporary path in the target's folder; rename it onto ``path`` on success.
 
-    A failure (or a killed process) leaves the target untouched: either the old file
-    or none, never a partial one a rerun would trust.
+    A failure (or a killed process, or a crashed machine) leaves the target untouched:
+    either the old file or none, never a partial one a rerun would trust. A killed
+    process may leave the temporary file (``.NAME.PID-XXXX.tmp``) behind:
+    :func:`knight.dataset.remove_leftovers` clears those.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    tmp = path.parent / f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    # Created here (mode 0666 less the umask, like any new file) so nobody else takes the name.
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        yield Path(tmp)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual permissions
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # the bytes are on disk before the name says the file is done
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -12,18 +12,23 @@ task per orbit. Both engines compute the same rows:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 
-from knight.board import Board
+from knight import dataset
+from knight.board import Board, parse_board, parse_square
 from knight.io import write_parquet
-from knight.orders import N_ORDERS, all_orders, rank as order_rank
+from knight.orders import N_ORDERS, all_orders
+from knight.orders import rank as order_rank
 from knight.symmetry import group
+from knight.tiebreak import ORDER_RULES
 from knight.warnsdorff import padded, run_batch
 
 ENGINES = ("brute", "tree")
@@ -55,13 +60,15 @@ _OUTCOME_DTYPES = {
 
 @dataclass(frozen=True)
 class SweepSpec:
-    """What to run on one board: start squares (indices) and order ranks, both sorted."""
+    """What to run on one board: start squares (indices) and order ranks, both sorted,
+    under a tie-break ``rule`` whose residual ties the orders break (``fixed`` by default)."""
 
     board: Board
     starts: np.ndarray | None = None
     ranks: np.ndarray | None = None
     chunk_runs: int = DEFAULT_CHUNK_RUNS
     engine: str = "tree"
+    rule: str = "fixed"
 
     def __post_init__(self) -> None:
         starts = np.arange(self.board.size) if self.starts is None else np.asarray(self.starts)
@@ -75,30 +82,51 @@ class SweepSpec:
             raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
         if self.engine not in ENGINES:
             raise ValueError(f"engine {self.engine!r} is not one of {', '.join(ENGINES)}")
+        if self.rule not in ORDER_RULES:
+            raise ValueError(f"rule {self.rule!r}: a sweep over tie orders takes one of {', '.join(ORDER_RULES)}")
         if int(self.chunk_runs) < 1:
             raise ValueError(f"chunk_runs must be at least 1, got {self.chunk_runs}")
         object.__setattr__(self, "starts", np.unique(starts).astype(np.int64))
         object.__setattr__(self, "ranks", np.unique(ranks).astype(np.int64))
 
+    @classmethod
+    def from_config(cls, board: Board | str, section) -> SweepSpec:
+        """The sweep of ``board`` under a config section (the workflow's ``sweep``): keys
+        ``starts`` ("all" or 1-based pairs), ``orders`` ("all" or order strings),
+        ``chunk_runs``, ``engine`` and optionally ``rule``. The one place a sweep is
+        built from settings (the workflow's plan and its jobs both call it)."""
+        board = parse_board(board) if not isinstance(board, Board) else board
+        return cls(
+            board,
+            starts=parse_starts(board, section.get("starts", "all")),
+            ranks=parse_orders(section.get("orders", "all")),
+            chunk_runs=int(section.get("chunk_runs", DEFAULT_CHUNK_RUNS)),
+            engine=section.get("engine", "tree"),
+            rule=section.get("rule", "fixed"),
+        )
+
     @property
     def runs(self) -> int:
         return len(self.starts) * len(self.ranks)
 
-    def orbits(self) -> list[np.ndarray]:
-        """Selected starts grouped by symmetry orbit (restricted to the selection)."""
-        chosen = set(self.starts.tolist())
-        out = []
-        for orbit in group(self.board).start_orbits(self.starts):
-            kept = np.array([s for s in orbit.tolist() if s in chosen], dtype=np.int64)
-            out.append(kept)
-        return out
+    @cached_property
+    def _orbits(self) -> list[np.ndarray]:
+        reps = group(self.board).orbit_representatives()[self.starts]
+        by_orbit = np.lexsort((self.starts, reps))
+        cuts = np.flatnonzero(np.diff(reps[by_orbit])) + 1
+        return np.split(self.starts[by_orbit], cuts)
 
-    def chunks(self) -> list[list[np.ndarray]]:
-        """Orbits packed greedily, in order, into chunks of about ``chunk_runs`` runs."""
+    def orbits(self) -> list[np.ndarray]:
+        """Selected starts grouped by symmetry orbit (restricted to the selection), each
+        sorted, ordered by the orbit's smallest square on the board."""
+        return list(self._orbits)
+
+    @cached_property
+    def _chunks(self) -> list[list[np.ndarray]]:
         per_order = len(self.ranks)
         chunks: list[list[np.ndarray]] = [[]]
         load = 0
-        for orbit in self.orbits():
+        for orbit in self._orbits:
             runs = len(orbit) * per_order
             if chunks[-1] and load + runs > self.chunk_runs:
                 chunks.append([])
@@ -106,6 +134,14 @@ class SweepSpec:
             chunks[-1].append(orbit)
             load += runs
         return chunks
+
+    def chunks(self) -> list[list[np.ndarray]]:
+        """Orbits packed greedily, in order, into chunks of about ``chunk_runs`` runs."""
+        return self._chunks
+
+    def chunk_rows(self) -> list[int]:
+        """Rows of each chunk's runs table."""
+        return [sum(len(o) for o in chunk) * len(self.ranks) for chunk in self._chunks]
 
 
 def n_chunks(spec: SweepSpec) -> int:
@@ -126,18 +162,34 @@ def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray) -> dict[str
     return out
 
 
-def orbit_rows(board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str) -> dict[str, np.ndarray]:
+def orbit_rows(board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str,
+               rule: str = "fixed") -> dict[str, np.ndarray]:
     """Rows (sorted by start, then order) for the starts of one orbit under ``engine``.
 
     Also returns ``steps`` (knight steps walked, one-element array) for benchmarks.
     """
     if engine == "brute":
+        if rule != "fixed":
+            return brute_rule_orbit(board, starts, ranks, rule)
         return brute_orbit(board, starts, ranks)
     if engine == "tree":
         from knight.tree import tree_orbit
 
-        return tree_orbit(board, starts, ranks)
+        return tree_orbit(board, starts, ranks, rule=rule)
     raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
+
+
+def brute_rule_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str) -> dict[str, np.ndarray]:
+    """Rows of :func:`brute_orbit` for a rule with a key (pohl, roth, corner): every pair
+    walked by the per-run kernel of :mod:`knight.rules`."""
+    from knight.rules import pair_outcomes
+
+    st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
+    rk = np.tile(np.asarray(ranks, np.int64), len(starts))
+    out = pair_outcomes(board, rule, st, rk)
+    out["start"] = st
+    out["order"] = rk.astype(np.uint16)
+    return out
 
 
 def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]]) -> pa.Table:
@@ -185,7 +237,7 @@ def chunk_tasks(spec: SweepSpec, chunk: int) -> list[np.ndarray]:
     chunks = spec.chunks()
     if not 0 <= chunk < len(chunks):
         raise ValueError(f"chunk {chunk} is outside 0..{len(chunks) - 1} for board {spec.board.name}")
-    if spec.engine == "brute":
+    if spec.engine == "brute" and spec.rule == "fixed":
         return [orbit[i : i + 1] for orbit in chunks[chunk] for i in range(len(orbit))]
     return list(chunks[chunk])
 
@@ -193,7 +245,7 @@ def chunk_tasks(spec: SweepSpec, chunk: int) -> list[np.ndarray]:
 def _submit(spec: SweepSpec, chunk: int, client, shared) -> list:
     board_f, ranks_f = shared
     return [
-        client.submit(orbit_rows, board_f, starts, ranks_f, spec.engine, pure=False)
+        client.submit(orbit_rows, board_f, starts, ranks_f, spec.engine, spec.rule, pure=False)
         for starts in chunk_tasks(spec, chunk)
     ]
 
@@ -229,7 +281,7 @@ def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkR
     if client is None:
         parts = []
         for starts in chunk_tasks(spec, chunk):
-            parts.append(orbit_rows(spec.board, starts, spec.ranks, spec.engine))
+            parts.append(orbit_rows(spec.board, starts, spec.ranks, spec.engine, spec.rule))
             if progress is not None:
                 progress.update(1)
         steps = int(sum(int(p["steps"][0]) for p in parts))
@@ -255,9 +307,16 @@ def iter_chunks(spec: SweepSpec, client=None, progress=None, ahead: int = 1) -> 
         yield _collect(spec, pending.pop(k), client, progress, t0)
 
 
-def chunk_path(root: str | Path, board: Board, chunk: int) -> Path:
-    """Path of a chunk in the Hive-style runs dataset under ``root``."""
-    return Path(root) / f"board={board.name}" / f"part-{chunk:04d}.parquet"
+def board_folder(root: str | Path, board: Board, rule: str = "fixed") -> Path:
+    """Folder of one board's runs in the Hive-style dataset under ``root``
+    (``board=RxC``; ``rule=R/board=RxC`` for a rule other than ``fixed``)."""
+    root = Path(root)
+    return (root if rule == "fixed" else root / f"rule={rule}") / f"board={board.name}"
+
+
+def chunk_path(root: str | Path, board: Board, chunk: int, rule: str = "fixed") -> Path:
+    """Path of chunk ``chunk`` of a board in the runs dataset under ``root``."""
+    return board_folder(root, board, rule) / dataset.part_name(chunk)
 
 
 def write_chunk(result: ChunkResult, path: str | Path) -> None:
@@ -277,7 +336,17 @@ class SweepSummary:
 
 
 def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progress=None) -> SweepSummary:
-    """Run every chunk of ``spec`` (writing ``out_dir/board=RxC/part-NNNN.parquet`` if given)."""
+    """Run every chunk of ``spec``; with ``out_dir``, write the board's runs dataset there
+    (``board=RxC/part-NNNN.parquet``, then its manifest, see :mod:`knight.dataset`).
+
+    The output folder is checked before any computing; earlier parts of the board's
+    folder are removed first, so a reused folder never holds two runs' rows.
+    """
+    folder = None
+    if out_dir is not None:
+        folder = board_folder(out_dir, spec.board, spec.rule)
+        check_output_dir(folder)
+        dataset.begin(folder)
     t0 = time.perf_counter()
     runs = complete = closed = steps = 0
     files = []
@@ -286,30 +355,50 @@ def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progr
         complete += int(np.count_nonzero(res.table.column("complete").to_numpy()))
         closed += int(np.count_nonzero(res.table.column("closed").to_numpy()))
         steps += res.steps
-        if out_dir is not None:
-            path = chunk_path(out_dir, spec.board, k)
+        if folder is not None:
+            path = chunk_path(out_dir, spec.board, k, spec.rule)
             write_chunk(res, path)
             files.append(path)
+    if folder is not None:
+        dataset.write_manifest(folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA,
+                               board=spec.board.name, rule=spec.rule)
     return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
 
 
+def check_output_dir(folder: str | Path) -> None:
+    """Raise a one-line ``ValueError`` unless ``folder`` is (or can be made) a writable folder."""
+    folder = Path(folder)
+    for parent in [folder, *folder.parents]:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"output folder {folder}: {parent} is a file, not a folder")
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-test-{os.getpid()}.tmp"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"output folder {folder}: cannot write there ({exc.strerror or exc})") from None
+
+
 def parse_starts(board: Board, starts) -> np.ndarray:
-    """Square indices of ``"all"`` or a list of 1-based ``[row, col]`` pairs."""
+    """Square indices of ``"all"``, ``"corner"`` ((1, 1)) or 1-based ``[row, col]`` pairs."""
     if starts is None or starts == "all":
         return np.arange(board.size)
-    out = []
-    for pair in starts:
-        row, col = pair
-        if not (1 <= row <= board.rows and 1 <= col <= board.cols):
-            raise ValueError(f"start [{row}, {col}] is off the {board.name} board")
-        out.append(board.from_human(row, col))
-    return np.array(out, dtype=np.int64)
+    if starts == "corner":
+        return np.zeros(1, dtype=np.int64)
+    if isinstance(starts, str):
+        raise ValueError(f"starts {starts!r}: give all, corner or a list of [row, col] pairs")
+    return np.array([parse_square(board, pair) for pair in starts], dtype=np.int64)
 
 
 def parse_orders(orders) -> np.ndarray:
     """Ranks of ``"all"`` or a list of order strings."""
     if orders is None or orders == "all":
         return np.arange(N_ORDERS)
+    if isinstance(orders, str):
+        orders = [orders]
     return np.array([order_rank(str(o)) for o in orders], dtype=np.int64)
 
 
@@ -320,6 +409,6 @@ def total_tasks(spec: SweepSpec) -> int:
 
 __all__ = [
     "ENGINES", "RUNS_SCHEMA", "SweepSpec", "ChunkResult", "SweepSummary", "brute_orbit",
-    "orbit_rows", "run_chunk", "write_chunk", "chunk_path", "sweep", "n_chunks",
-    "parse_starts", "parse_orders", "iter_chunks", "chunk_tasks", "total_tasks",
+    "orbit_rows", "run_chunk", "write_chunk", "chunk_path", "board_folder", "sweep", "n_chunks",
+    "parse_starts", "parse_orders", "iter_chunks", "chunk_tasks", "total_tasks", "check_output_dir",
 ]

@@ -10,7 +10,7 @@ i to i+2 (mod 8) and the left-right mirror maps 1<->2, 3<->8, 4<->7, 5<->6.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -65,18 +65,19 @@ class Group:
         """``int64[40320]``: symmetry class id (smallest rank in the orbit) per order."""
         return _class_ids(self.board.square)
 
+    def orbit_representatives(self) -> np.ndarray:
+        """``int64[size]``: the smallest square of each square's orbit."""
+        return self.squares.min(axis=0)
+
     def start_orbits(self, starts=None) -> list[np.ndarray]:
-        """Orbits of the given starts (default all squares), each sorted, by smallest member."""
-        starts = np.arange(self.board.size) if starts is None else np.unique(np.asarray(starts))
-        seen: set[int] = set()
-        orbits = []
-        for s in starts.tolist():
-            if s in seen:
-                continue
-            orbit = np.unique(self.squares[:, s])
-            seen.update(orbit.tolist())
-            orbits.append(orbit)
-        return orbits
+        """Whole orbits of the given starts (default all squares), each sorted, ordered by
+        smallest member."""
+        reps = self.orbit_representatives()
+        wanted = np.unique(reps if starts is None else reps[np.asarray(starts, dtype=np.int64)])
+        members = np.flatnonzero(np.isin(reps, wanted))
+        members = members[np.argsort(reps[members], kind="stable")]
+        cuts = np.flatnonzero(np.diff(reps[members])) + 1
+        return np.split(members, cuts)
 
 
 def _move_table(matrices: np.ndarray) -> np.ndarray:
@@ -85,7 +86,7 @@ def _move_table(matrices: np.ndarray) -> np.ndarray:
     return np.array([[lookup[tuple(v)] for v in g.tolist()] for g in images], dtype=np.int64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def group(board: Board) -> Group:
     """The symmetry group of ``board``."""
     mats = np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)

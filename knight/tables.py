@@ -178,11 +178,3 @@ def board_tables(runs: pl.LazyFrame, board: Board, *, check_classes: bool = True
                 "under symmetric orders must have equal outcomes"
             )
     return frames
-
-
-def markdown(frame: pl.DataFrame) -> str:
-    """A small DataFrame as a GitHub Markdown table."""
-    head = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    body = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.iter_rows()]
-    return "\n".join([head, rule, *body]) + "\n"

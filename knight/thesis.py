@@ -1,4 +1,4 @@
-"""The thesis's tables 58 and 59, per-square grids and an order's symmetric images.
+"""The thesis's tables 58 and 59, and tables as Markdown and HTML pages.
 
 Table 58: the tie orders that give a complete tour from every start run on a board.
 Table 59: for each start square, how many of the orders run fail (no complete tour),
@@ -15,16 +15,6 @@ import numpy as np
 import polars as pl
 
 from knight.board import Board
-from knight.orders import rank as order_rank, unrank
-from knight.symmetry import group
-from knight.warnsdorff import outcomes
-
-
-def square_grid(board: Board, squares, values, *, fill=np.nan) -> np.ndarray:
-    """``float[rows, cols]`` with ``values[i]`` at square index ``squares[i]``, ``fill`` elsewhere."""
-    grid = np.full(board.size, fill, dtype=float)
-    grid[np.asarray(squares, dtype=np.int64)] = np.asarray(values, dtype=float)
-    return grid.reshape(board.rows, board.cols)
 
 
 def table58(orders: pl.DataFrame) -> pl.DataFrame:
@@ -95,29 +85,3 @@ def html_table(frame: pl.DataFrame, *, title: str, note: str = "", empty: str = 
             parts.append(f"<p>First {max_rows:,} of {frame.height:,} rows; the CSV has all of them.</p>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
-
-
-def order_images(board: Board, order: str) -> list[dict]:
-    """Run ``order`` and its images g·o under every symmetry g of ``board`` from every start.
-
-    One dict per group element (identity first): ``element`` name, ``order`` string of
-    g·o, ``codes[rows, cols]`` (0 incomplete, 1 open tour, 2 closed tour, at the start
-    square), ``unvisited[rows, cols]`` and ``complete`` / ``closed`` counts over starts.
-    """
-    g = group(board)
-    images = g.order_images()[:, order_rank(order)]
-    starts = np.arange(board.size, dtype=np.uint32)
-    out = []
-    for name, img in zip(g.names(), images.tolist()):
-        res = outcomes(board, starts, np.full(board.size, img, dtype=np.uint16))
-        codes = res["complete"].astype(np.int64) + res["closed"].astype(np.int64)
-        unvisited = board.size - res["visited"].astype(np.int64)
-        out.append({
-            "element": name,
-            "order": unrank(img),
-            "codes": codes.reshape(board.rows, board.cols),
-            "unvisited": unvisited.reshape(board.rows, board.cols),
-            "complete": int(res["complete"].sum()),
-            "closed": int(res["closed"].sum()),
-        })
-    return out

@@ -1,37 +1,45 @@
 """Tie-tree engine: every tie order from a start at the cost of the distinct paths.
 
-Conventions (CONVENTIONS.md): moves are 0-based here (index ``m`` is move ``m + 1``);
-an order is a permutation of the moves, highest priority first, identified by its
-lexicographic rank (0 .. 40,319). A *tie point* is a step where two or more
-candidates share the least degree.
+Conventions (docs/conventions.md): moves are 0-based here (index ``m`` is move
+``m + 1``); an order is a permutation of the moves, highest priority first,
+identified by its lexicographic rank (0 .. 40,319). The rules swept are those whose
+residual ties a tie order breaks (:data:`knight.tiebreak.ORDER_RULES`: ``fixed``,
+``pohl``, ``roth``, ``corner``). At each step the least-degree candidates are
+narrowed by the rule's key (:func:`knight.tiebreak.narrow`; ``fixed`` has none); a
+*residual tie point* is a step where two or more candidates are left, so that the
+order decides. For ``fixed`` that is a plain tie point.
 
-The search (:func:`_tree`, numba) walks from a start while the least-degree
-candidate is unique. At a tie among the moves ``T`` it branches on each ``t`` in
-``T``, adding the constraints "``t`` before ``u``" for every other ``u`` in ``T``.
-Constraints are a transitively closed partial order on the 8 moves, packed in two
-int64 words (byte ``m`` of ``after``: moves that must follow ``m``; of ``before``:
-moves that must precede it); a branch whose ``t`` already has a tied move before it
-would close a cycle and is dropped (no order reaches it). At a path end (a leaf) the
-orders of the leaf are exactly the linear extensions of the constraints; they are
-expanded straight into ranks (depth-first over positions, incremental Lehmer code)
-and labelled with the leaf. The leaves of a start partition the 40,320 orders; the
-kernel counts labels and checks that every rank is labelled exactly once. The tie
-count of a leaf is the number of tie points on its path (the tie frames on the
-stack), as brute force counts it per run.
+Search. From a start the knight walks while one candidate is left (:func:`_least`,
+:func:`_visit`). At a residual tie among the moves ``T`` the search branches on each
+``t`` in ``T``: the orders whose first move of ``T`` is ``t``. Two kernels share
+these steps and differ in how a branch is represented:
 
-When only some orders are wanted, the kernel instead carries the wanted ranks down
-the tree: at each tie the current slice of ranks is partitioned in place by the
-branch each order takes (the move of ``T`` it ranks first), empty branches are
-pruned and a leaf labels the ranks of its slice.
+- :func:`_tree_full` (every rank) keeps the branch as constraints "``t`` before
+  ``u``" (``u`` in ``T``): a transitively closed partial order on the 8 moves in two
+  int64 words (:func:`_constrain`). A ``t`` that another tied move already precedes
+  is reached by no order and is not a branch (:func:`_live`). At a leaf (no
+  candidate) the orders of the leaf are the linear extensions of the constraints,
+  expanded straight into ranks (:func:`_expand`).
+- :func:`_tree_slice` (a few ranks) carries the sorted wanted ranks down the tree,
+  partitioning the current slice at each tie by the branch each order takes
+  (:func:`_partition`); empty branches are not taken; a leaf labels its slice.
 
-Symmetry: for an orbit of starts, only the representative ``s0`` (smallest square
-of the orbit) is searched. For a start ``t = g·s0`` the run under ``o'`` is the image
-under ``g`` of the run from ``s0`` under ``g⁻¹·o'``: same visited count, completeness,
+A tie with a single branch is walked through like a forced move (its tie still
+counts); a tie with two or more pushes a frame: one row of an int64 array whose
+columns are the ``F_*`` constants. Backtracking undoes squares one by one
+(:func:`_undo`), never copying the board. The leaves of a start partition the wanted
+ranks; the kernels count the labels and :func:`search` raises unless every rank is
+labelled exactly once. A leaf's tie count is the number of residual tie points on
+its path, as a single run counts them.
+
+Symmetry: for an orbit of starts only the representative ``s0`` (smallest square of
+the orbit) is searched. For ``t = g·s0`` the run under ``o'`` is the image under
+``g`` of the run from ``s0`` under ``g⁻¹·o'`` (the degrees and the rules' keys are
+invariant under the board's symmetries): same visited count, completeness,
 closedness and tie count, end square mapped by ``g``. A start fixed by some
-symmetries (odd-board centre, diagonal squares, middle rows of a rectangle) needs no
-special case: the representative's table covers all 40,320 orders, and any ``g``
-with ``g·s0 = t`` gives the same rows (the first one in element order is used).
-Slice mode is chosen when at most :data:`FULL_THRESHOLD` ranks are wanted at ``s0``.
+symmetries needs no special case: any ``g`` with ``g·s0 = t`` gives the same rows
+(the first one in element order is used). Slice mode is chosen when at most
+:data:`FULL_THRESHOLD` ranks are wanted at ``s0``.
 
 Memory per call: a few tables of 40,320 entries, and stacks of board-size length.
 """
@@ -41,30 +49,169 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from knight.board import Board
+from knight.board import MOVES, Board
 from knight.orders import N_ORDERS, priorities
 from knight.symmetry import group
+from knight.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
 from knight.warnsdorff import _BLOCKED, padded
-
-#: ``_WEIGHT[i]``: Lehmer weight (7 - i)! of position ``i`` in an order.
-_WEIGHT = np.array([5040, 720, 120, 24, 6, 2, 1, 1], dtype=np.int64)
-#: Population count of a byte, and index of its lowest set bit (8 for 0).
-_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
-_LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 8 for i in range(256)], dtype=np.int64)
 
 #: Wanted orders at the representative start above which the full tree is expanded.
 FULL_THRESHOLD = N_ORDERS // 4
 
+#: Degrees of visited and margin squares never drop below this (at most 8 decrements).
+_LIMIT = _BLOCKED - 8
+#: ``_WEIGHT[i]``: Lehmer weight (7 - i)! of position ``i`` in an order.
+_WEIGHT = np.array([5040, 720, 120, 24, 6, 2, 1, 1], dtype=np.int64)
+#: Row and column steps of the moves: move ``m`` goes ``_DR[m] * width + _DC[m]`` in the
+#: padded layout (constants, so the eight steps cost no loads in the hot loops).
+_DR = np.ascontiguousarray(MOVES[:, 0])
+_DC = np.ascontiguousarray(MOVES[:, 1])
+#: Population count of a byte, and index of its lowest set bit (8 for 0).
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+_LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 8 for i in range(256)], dtype=np.int64)
+
+# Columns of a tie frame (one row per tie point with two or more branches on the path).
+F_POS = 0  #: path length at the tie
+F_TIES = 1  #: residual tie points on the path up to this one, included
+F_MASK = 2  #: the tied moves left after the rule's key (bit m: move m)
+F_TODO = 3  #: branches not taken yet (bit m: the orders ranking m first among F_MASK)
+F_AFTER = 4  #: full mode: the constraints on entry (see _constrain)
+F_BEFORE = 5
+F_BOUNDS = 6  #: slice mode, 9 columns: branch m holds the ranks seg[b[m]:b[m + 1]]
+N_FIELDS = F_BOUNDS + 9
+
+# Columns of a leaf (one row per distinct path).
+L_VISITED = 0  #: squares visited
+L_END = 1  #: padded end square
+L_TIES = 2  #: residual tie points on the path
+N_LEAF_FIELDS = 3
+
 
 @nb.njit(nogil=True, cache=True)
-def _expand(before, leaf, leaf_of, weight, popcount, lowbit, scratch):
+def _visit(deg, path, saved, n, p, width):
+    """Append padded square ``p`` to the path of length ``n``; return ``n + 1``.
+
+    ``saved[n]`` keeps the degree ``p`` had, for :func:`_undo`. ``width``: padded row length.
+    """
+    saved[n] = deg[p]
+    deg[p] = _BLOCKED
+    path[n] = p
+    for k in range(8):
+        deg[p + _DR[k] * width + _DC[k]] -= 1
+    return n + 1
+
+
+@nb.njit(nogil=True, cache=True)
+def _undo(deg, path, saved, n, stop, width):
+    """Take squares off the end of the path until ``stop`` are left; return ``stop``."""
+    while n > stop:
+        n -= 1
+        p = path[n]
+        for k in range(8):
+            deg[p + _DR[k] * width + _DC[k]] += 1
+        deg[p] = saved[n]
+    return n
+
+
+@nb.njit(nogil=True, cache=True)
+def _least(deg, p, width):
+    """Bitmask of the moves from ``p`` to a candidate of least degree (0: no candidate)."""
+    best = _LIMIT
+    for k in range(8):
+        best = min(best, deg[p + _DR[k] * width + _DC[k]])
+    mask = 0
+    if best < _LIMIT:
+        for k in range(8):
+            mask |= (deg[p + _DR[k] * width + _DC[k]] == best) * (1 << k)
+    return mask
+
+
+@nb.njit(nogil=True, cache=True)
+def _push(frames, nf, n, ties, mask, todo, after, before):
+    """Write tie frame ``nf`` (its bounds, in slice mode, are written by :func:`_partition`)."""
+    frames[nf, F_POS] = n
+    frames[nf, F_TIES] = ties
+    frames[nf, F_MASK] = mask
+    frames[nf, F_TODO] = todo
+    frames[nf, F_AFTER] = after
+    frames[nf, F_BEFORE] = before
+
+
+@nb.njit(nogil=True, cache=True)
+def _next_branch(frames, nf):
+    """Drop exhausted frames and take the next branch of the innermost one.
+
+    Returns (frames left, the branch's move), or (0, -1) when the search is over.
+    """
+    while nf > 0:
+        todo = frames[nf - 1, F_TODO]
+        if todo:
+            frames[nf - 1, F_TODO] = todo & (todo - 1)
+            return nf, _LOWBIT[todo]
+        nf -= 1
+    return 0, -1
+
+
+@nb.njit(nogil=True, cache=True)
+def _record(leaf, i, n, end, ties):
+    """Write leaf ``i``: ``n`` squares visited, padded ``end``, ``ties`` residual tie points."""
+    leaf[i, L_VISITED] = n
+    leaf[i, L_END] = end
+    leaf[i, L_TIES] = ties
+
+
+# --- constraint mode -----------------------------------------------------------------
+@nb.njit(nogil=True, cache=True)
+def _live(before, mask):
+    """Moves of ``mask`` that no other move of ``mask`` must precede (the branches).
+
+    ``before``: byte ``m`` = moves that must come before ``m``.
+    """
+    live = 0
+    rem = mask
+    while rem:
+        t = _LOWBIT[rem]
+        rem &= rem - 1
+        if (before >> (8 * t)) & mask == 0:
+            live |= 1 << t
+    return live
+
+
+@nb.njit(nogil=True, cache=True)
+def _constrain(after, before, mask, t):
+    """Add "``t`` before every other move of ``mask``" and close transitively.
+
+    ``after`` / ``before`` hold one byte per move: byte ``m`` = the moves that must
+    come after / before ``m``. Returns the new (after, before).
+    """
+    others = mask & ~(1 << t)
+    up = ((before >> (8 * t)) & 0xFF) | (1 << t)  # t and the moves before it
+    down = others  # the other tied moves and the moves after them
+    rem = others
+    while rem:
+        u = _LOWBIT[rem]
+        rem &= rem - 1
+        down |= (after >> (8 * u)) & 0xFF
+    rem = up
+    while rem:
+        a = _LOWBIT[rem]
+        rem &= rem - 1
+        after |= down << (8 * a)
+    rem = down
+    while rem:
+        d = _LOWBIT[rem]
+        rem &= rem - 1
+        before |= up << (8 * d)
+    return after, before
+
+
+@nb.njit(nogil=True, cache=True)
+def _expand(before, leaf, leaf_of, scratch):
     """Write ``leaf`` into ``leaf_of[rank]`` for every order consistent with ``before``.
 
-    ``before`` packs one byte per move: byte ``m`` = bitmask of the moves that must
-    come before ``m`` (transitively closed). Depth-first over positions, choosing
-    among the moves whose predecessors are all placed; the rank grows as a Lehmer
-    code. ``scratch``: int64[3, 8]. Returns (orders written, ranks already written:
-    must be 0).
+    Depth-first over positions, choosing among the moves whose predecessors are all
+    placed; the rank grows as a Lehmer code. ``scratch``: int64[3, 8]. Returns
+    (orders written, ranks already written: must be 0).
     """
     avail = scratch[0]
     acc = scratch[1]
@@ -86,9 +233,9 @@ def _expand(before, leaf, leaf_of, weight, popcount, lowbit, scratch):
             if lvl >= 0:
                 used &= ~(1 << chosen[lvl])
             continue
-        m = lowbit[a]
+        m = _LOWBIT[a]
         avail[lvl] = a & (a - 1)
-        r = acc[lvl] + popcount[~used & ((1 << m) - 1) & 0xFF] * weight[lvl]
+        r = acc[lvl] + _POPCOUNT[~used & ((1 << m) - 1) & 0xFF] * _WEIGHT[lvl]
         if lvl == 7:
             if leaf_of[r] != -1:
                 clash += 1
@@ -102,7 +249,7 @@ def _expand(before, leaf, leaf_of, weight, popcount, lowbit, scratch):
         a = 0
         rem = ~used & 0xFF
         while rem:
-            u = lowbit[rem]
+            u = _LOWBIT[rem]
             rem &= rem - 1
             if (before >> (8 * u)) & 0xFF & ~used == 0:
                 a |= 1 << u
@@ -111,249 +258,180 @@ def _expand(before, leaf, leaf_of, weight, popcount, lowbit, scratch):
 
 
 @nb.njit(nogil=True, cache=True)
-def _tree(deg0, offsets, p0, size, full, wanted, prio, weight, popcount, lowbit,
-          leaf_of, leaf_visited, leaf_end, leaf_ties):
-    """Search the tie tree from padded square ``p0``; label orders with their leaf.
+def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
+    """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
 
-    ``deg0, offsets`` come from :func:`knight.warnsdorff.padded`; ``size`` is the
-    number of board squares. ``full``: label all 40,320 ranks (constraint mode);
-    otherwise label only the sorted ranks ``wanted`` (slice mode, ``prio`` =
-    :func:`knight.orders.priorities`). ``leaf_of`` (int32[40320]) receives the leaf
-    of each labelled rank, -1 elsewhere; ``leaf_visited``, ``leaf_end`` (padded end
-    square) and ``leaf_ties`` (capacity 40,320) the outcome of each leaf.
-    Constraints are two int64 words, one byte per move: byte ``m`` of ``after`` holds
-    the moves that must follow ``m``, byte ``m`` of ``before`` those that must precede
-    it (both transitively closed). A tie point with a single live branch (the other
-    tied moves already follow it, or no wanted rank takes another branch) is walked
-    through like a forced move; only tie points with two or more live branches push
-    a frame. Squares are undone one by one on backtracking (``saved`` keeps each
-    square's degree from before it was visited), never by copying the board.
+    ``deg0, offsets``: :func:`knight.warnsdorff.padded`; ``rule``: a rule code of
+    :data:`knight.tiebreak.ORDER_RULES`. ``leaf_of`` (int32[40320]) receives the leaf
+    of each rank, ``leaf`` (int64[40320, N_LEAF_FIELDS]) each leaf's outcome.
     Returns (leaves, knight steps walked, ranks labelled, ranks labelled twice).
     """
     deg = deg0.copy()
-    o0, o1, o2, o3 = offsets[0], offsets[1], offsets[2], offsets[3]
-    o4, o5, o6, o7 = offsets[4], offsets[5], offsets[6], offsets[7]
-    path = np.empty(size, np.int64)
-    saved = np.empty(size, np.int32)
-    # Tie frames (tie points with two or more live branches): path length at the tie,
-    # tie points on the path so far, the tied moves (mask), the branches (list: live
-    # moves in constraint mode, every tied move in slice mode), the next branch, the
-    # constraints on entry and (slice mode) the bounds of each branch's ranks.
-    f_pos = np.empty(size, np.int64)
-    f_ties = np.empty(size, np.int64)
-    f_mask = np.empty(size, np.int64)
-    f_k = np.empty(size, np.int64)
-    f_next = np.empty(size, np.int64)
-    f_cand = np.empty((size, 8), np.int64)
-    f_after = np.empty(size, np.int64)
-    f_before = np.empty(size, np.int64)
-    f_bounds = np.empty((size if not full else 1, 9), np.int64)
+    width = cols + 4
+    path = np.empty(rows * cols, np.int64)
+    saved = np.empty(rows * cols, np.int32)
+    frames = np.empty((rows * cols, N_FIELDS), np.int64)
+    scratch = np.zeros((3, 8), np.int64)
+    leaf_of[:] = -1
     after = 0
     before = 0
-    cand = np.empty(8, np.int64)
-    cnt = np.zeros(9, np.int64)
-    scratch = np.zeros((3, 8), np.int64)
+    n = _visit(deg, path, saved, 0, p0, width)
+    ties = nf = leaves = steps = labelled = clash = 0
+    while True:
+        # The candidates left after the least degree and the rule's key.
+        cur = path[n - 1]
+        mask = _least(deg, cur, width)
+        if rule != FIXED and _POPCOUNT[mask] > 1:
+            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT)
+        if _POPCOUNT[mask] == 1:  # a forced move
+            n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
+            steps += 1
+            continue
+        if mask:  # a residual tie point
+            ties += 1
+            live = _live(before, mask)
+            if _POPCOUNT[live] == 1:  # it already precedes the other tied moves
+                n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[live]], width)
+                steps += 1
+                continue
+            _push(frames, nf, n, ties, mask, live, after, before)
+            nf += 1
+        else:  # a leaf: no candidate left
+            if leaves == leaf.shape[0]:
+                return leaves, steps, labelled, clash + 1
+            _record(leaf, leaves, n, path[n - 1], ties)
+            c, x = _expand(before, leaves, leaf_of, scratch)
+            labelled += c
+            clash += x
+            leaves += 1
+        # Backtrack to the innermost frame with a branch left and enter that branch.
+        nf, t = _next_branch(frames, nf)
+        if t < 0:
+            return leaves, steps, labelled, clash
+        f = nf - 1
+        n = _undo(deg, path, saved, n, frames[f, F_POS], width)
+        ties = frames[f, F_TIES]
+        after, before = _constrain(frames[f, F_AFTER], frames[f, F_BEFORE], frames[f, F_MASK], t)
+        n = _visit(deg, path, saved, n, path[n - 1] + offsets[t], width)
+        steps += 1
+
+
+# --- slice mode ----------------------------------------------------------------------
+@nb.njit(nogil=True, cache=True)
+def _partition(seg, lo, hi, mask, prio, frames, f, branch, tmp):
+    """Group ``seg[lo:hi]`` by the move of ``mask`` each order ranks first.
+
+    Writes the bounds into ``frames[f, F_BOUNDS:]`` (branch ``m`` gets
+    ``seg[b[m]:b[m + 1]]``; the order within a branch is kept) and returns the
+    bitmask of the non-empty branches. ``branch``, ``tmp``: scratch as long as ``seg``.
+    """
+    b = F_BOUNDS
+    for m in range(9):
+        frames[f, b + m] = 0
+    # Count the orders of each branch into b[m + 1], then turn counts into bounds.
+    for i in range(lo, hi):
+        o = seg[i]
+        rem = mask
+        first = 8
+        best = 8
+        while rem:
+            m = _LOWBIT[rem]
+            rem &= rem - 1
+            p = prio[o, m]
+            if p < best:
+                best = p
+                first = m
+        branch[i] = first
+        frames[f, b + first + 1] += 1
+    todo = 0
+    frames[f, b] = lo
+    for m in range(8):
+        if frames[f, b + m + 1]:
+            todo |= 1 << m
+        frames[f, b + m + 1] += frames[f, b + m]
+    if _POPCOUNT[todo] > 1:
+        for i in range(lo, hi):
+            m = branch[i]
+            tmp[frames[f, b + m]] = seg[i]
+            frames[f, b + m] += 1
+        # The scatter advanced each b[m] to b[m + 1]: shift the bounds back.
+        for m in range(8, 0, -1):
+            frames[f, b + m] = frames[f, b + m - 1]
+        frames[f, b] = lo
+        for i in range(lo, hi):
+            seg[i] = tmp[i]
+    return todo
+
+
+@nb.njit(nogil=True, cache=True)
+def _label(seg, lo, hi, leaf, leaf_of):
+    """Write ``leaf`` into ``leaf_of`` for the ranks ``seg[lo:hi]``; return ranks already written."""
+    clash = 0
+    for i in range(lo, hi):
+        r = seg[i]
+        if leaf_of[r] != -1:
+            clash += 1
+        leaf_of[r] = leaf
+    return clash
+
+
+@nb.njit(nogil=True, cache=True)
+def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf):
+    """Search the tie tree from padded square ``p0``, labelling only the ranks ``wanted``.
+
+    As :func:`_tree_full`, with ``wanted`` sorted ranks and ``prio`` =
+    :func:`knight.orders.priorities`; ``leaf_of`` is -1 at the ranks not wanted.
+    """
+    deg = deg0.copy()
+    width = cols + 4
+    path = np.empty(rows * cols, np.int64)
+    saved = np.empty(rows * cols, np.int32)
+    frames = np.empty((rows * cols, N_FIELDS), np.int64)
     seg = wanted.copy()
+    branch = np.empty_like(seg)
     tmp = np.empty_like(seg)
-    br = np.empty(seg.shape[0], np.int64)
+    leaf_of[:] = -1
     lo = 0
     hi = seg.shape[0]
-    cap = leaf_visited.shape[0]
-    leaf_of[:] = -1
-    limit = _BLOCKED - 8  # visited and margin squares never drop below this
-
-    path[0] = p0
-    saved[0] = deg[p0]
-    deg[p0] = _BLOCKED
-    for k in range(8):
-        deg[p0 + offsets[k]] -= 1
-    n = 1
-    nt = 0  # tie points on the current path
-    nf = 0
-    leaves = 0
-    steps = 0
-    labelled = 0
-    clash = 0
+    n = _visit(deg, path, saved, 0, p0, width)
+    ties = nf = leaves = steps = labelled = clash = 0
     while True:
+        # The candidates left after the least degree and the rule's key.
         cur = path[n - 1]
-        d0 = deg[cur + o0]
-        d1 = deg[cur + o1]
-        d2 = deg[cur + o2]
-        d3 = deg[cur + o3]
-        d4 = deg[cur + o4]
-        d5 = deg[cur + o5]
-        d6 = deg[cur + o6]
-        d7 = deg[cur + o7]
-        bestd = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
-        mask = 0
-        if bestd < limit:
-            mask = ((d0 == bestd) | ((d1 == bestd) << 1) | ((d2 == bestd) << 2) | ((d3 == bestd) << 3)
-                    | ((d4 == bestd) << 4) | ((d5 == bestd) << 5) | ((d6 == bestd) << 6)
-                    | ((d7 == bestd) << 7))
-        nbest = popcount[mask]
-        go = -1  # move to make next
-        if nbest == 1:
-            go = lowbit[mask]
-        elif nbest >= 2:
-            # A tie point.
-            nt += 1
-            k_t = 0
-            if full:
-                # Live branches: tied moves with no other tied move already before them.
-                # With a single one, it already precedes the others: nothing to add.
-                rem = mask
-                while rem:
-                    t = lowbit[rem]
-                    rem &= rem - 1
-                    if (before >> (8 * t)) & mask == 0:
-                        cand[k_t] = t
-                        k_t += 1
-                if k_t == 1:
-                    go = cand[0]
-            else:
-                # Partition seg[lo:hi] by the branch each order takes: the tied move it ranks first.
-                rem = mask
-                while rem:
-                    cand[k_t] = lowbit[rem]
-                    rem &= rem - 1
-                    k_t += 1
-                for j in range(9):
-                    cnt[j] = 0
-                for i in range(lo, hi):
-                    o = seg[i]
-                    bj = 0
-                    bp = prio[o, cand[0]]
-                    for j in range(1, k_t):
-                        p = prio[o, cand[j]]
-                        if p < bp:
-                            bp = p
-                            bj = j
-                    br[i] = bj
-                    cnt[bj + 1] += 1
-                live = 0
-                for j in range(k_t):
-                    if cnt[j + 1] > 0:
-                        live += 1
-                        go = cand[j]
-                if live > 1:
-                    go = -1
-                    f = nf
-                    f_bounds[f, 0] = lo
-                    for j in range(k_t):
-                        f_bounds[f, j + 1] = f_bounds[f, j] + cnt[j + 1]
-                    for j in range(k_t):
-                        cnt[j] = f_bounds[f, j]
-                    for i in range(lo, hi):
-                        bj = br[i]
-                        tmp[cnt[bj]] = seg[i]
-                        cnt[bj] += 1
-                    for i in range(lo, hi):
-                        seg[i] = tmp[i]
-            if go < 0:
-                # Two or more live branches: push a frame.
-                f = nf
-                f_pos[f] = n
-                f_ties[f] = nt
-                f_mask[f] = mask
-                f_k[f] = k_t
-                f_next[f] = 0
-                f_after[f] = after
-                f_before[f] = before
-                for j in range(k_t):
-                    f_cand[f, j] = cand[j]
-                nf += 1
-        else:
-            # A leaf: the path ends here.
-            if leaves >= cap:
+        mask = _least(deg, cur, width)
+        if rule != FIXED and _POPCOUNT[mask] > 1:
+            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT)
+        if _POPCOUNT[mask] == 1:  # a forced move
+            n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
+            steps += 1
+            continue
+        if mask:  # a residual tie point
+            ties += 1
+            todo = _partition(seg, lo, hi, mask, prio, frames, nf, branch, tmp)
+            if _POPCOUNT[todo] == 1:  # every wanted order here takes the same branch
+                n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[todo]], width)
+                steps += 1
+                continue
+            _push(frames, nf, n, ties, mask, todo, 0, 0)
+            nf += 1
+        else:  # a leaf: no candidate left
+            if leaves == leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
-            leaf_visited[leaves] = n
-            leaf_end[leaves] = path[n - 1]
-            leaf_ties[leaves] = nt
-            if full:
-                c, x = _expand(before, leaves, leaf_of, weight, popcount, lowbit, scratch)
-                labelled += c
-                clash += x
-            else:
-                for i in range(lo, hi):
-                    r = seg[i]
-                    if leaf_of[r] != -1:
-                        clash += 1
-                    leaf_of[r] = leaves
-                labelled += hi - lo
+            _record(leaf, leaves, n, path[n - 1], ties)
+            clash += _label(seg, lo, hi, leaves, leaf_of)
+            labelled += hi - lo
             leaves += 1
-        if go < 0:
-            # Take the next branch of the innermost frame, popping exhausted frames.
-            while nf > 0:
-                f = nf - 1
-                stop = f_pos[f]
-                while n > stop:
-                    n -= 1
-                    u = path[n]
-                    deg[u + o0] += 1
-                    deg[u + o1] += 1
-                    deg[u + o2] += 1
-                    deg[u + o3] += 1
-                    deg[u + o4] += 1
-                    deg[u + o5] += 1
-                    deg[u + o6] += 1
-                    deg[u + o7] += 1
-                    deg[u] = saved[n]
-                k_t = f_k[f]
-                b = f_next[f]
-                if not full:
-                    while b < k_t and f_bounds[f, b + 1] == f_bounds[f, b]:
-                        b += 1
-                if b >= k_t:
-                    nf -= 1
-                    continue
-                f_next[f] = b + 1
-                go = f_cand[f, b]
-                nt = f_ties[f]
-                if full:
-                    # t before every other tied move, closed transitively.
-                    after = f_after[f]
-                    before = f_before[f]
-                    others = f_mask[f] & ~(1 << go)
-                    up = ((before >> (8 * go)) & 0xFF) | (1 << go)  # t and the moves before it
-                    down = others  # the other tied moves and the moves after them
-                    rem = others
-                    while rem:
-                        u = lowbit[rem]
-                        rem &= rem - 1
-                        down |= (after >> (8 * u)) & 0xFF
-                    rem = up
-                    while rem:
-                        a = lowbit[rem]
-                        rem &= rem - 1
-                        after |= down << (8 * a)
-                    rem = down
-                    while rem:
-                        d = lowbit[rem]
-                        rem &= rem - 1
-                        before |= up << (8 * d)
-                else:
-                    lo = f_bounds[f, b]
-                    hi = f_bounds[f, b + 1]
-                break
-            if go < 0:
-                break
-        # Move.
-        cur = path[n - 1]
-        nxt = cur + offsets[go]
-        saved[n] = deg[nxt]
-        deg[nxt] = _BLOCKED
-        path[n] = nxt
-        n += 1
-        deg[nxt + o0] -= 1
-        deg[nxt + o1] -= 1
-        deg[nxt + o2] -= 1
-        deg[nxt + o3] -= 1
-        deg[nxt + o4] -= 1
-        deg[nxt + o5] -= 1
-        deg[nxt + o6] -= 1
-        deg[nxt + o7] -= 1
+        # Backtrack to the innermost frame with a branch left and enter that branch.
+        nf, t = _next_branch(frames, nf)
+        if t < 0:
+            return leaves, steps, labelled, clash
+        f = nf - 1
+        n = _undo(deg, path, saved, n, frames[f, F_POS], width)
+        ties = frames[f, F_TIES]
+        lo = frames[f, F_BOUNDS + t]
+        hi = frames[f, F_BOUNDS + t + 1]
+        n = _visit(deg, path, saved, n, path[n - 1] + offsets[t], width)
         steps += 1
-    return leaves, steps, labelled, clash
 
 
 @nb.njit(nogil=True, cache=True)
@@ -384,16 +462,26 @@ def _fill(starts, elems, inverse, squares, images, ranks, leaf_of, leaf_visited,
             o_ties[row] = leaf_ties[leaf]
 
 
-def search(board: Board, start: int, wanted=None, full: bool | None = None):
-    """Search the tie tree from board square ``start``.
+def _rule(rule: str) -> int:
+    """Code of a rule the tie tree sweeps; ``ValueError`` for any other."""
+    if rule not in ORDER_RULES:
+        raise ValueError(f"the tie tree sweeps the rules {', '.join(ORDER_RULES)}, not {rule!r}")
+    return rule_code(rule)
+
+
+def search(board: Board, start: int, wanted=None, full: bool | None = None, *, rule: str = "fixed"):
+    """Search the tie tree of ``rule`` from board square ``start``.
 
     ``wanted``: sorted ranks to label (default all). ``full`` forces constraint mode
     (True) or slice mode (False); by default constraint mode is used when more than
-    :data:`FULL_THRESHOLD` ranks are wanted. Returns a dict: ``leaf_of`` (int32[40320],
+    :data:`FULL_THRESHOLD` ranks are wanted. ``rule``: one of
+    :data:`knight.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
     leaf of each labelled rank, -1 elsewhere), per leaf ``visited``, ``end`` (board
-    square), ``closed``, ``ties``, ``orders`` (ranks labelled), and ``steps``.
-    Raises ``RuntimeError`` if the leaves do not partition the wanted ranks.
+    square), ``closed``, ``ties`` (residual tie points), ``orders`` (ranks labelled),
+    and ``steps``, ``full``. Raises ``RuntimeError`` if the leaves do not partition
+    the wanted ranks.
     """
+    code = _rule(rule)
     wanted = np.arange(N_ORDERS, dtype=np.int64) if wanted is None else np.unique(np.asarray(wanted, np.int64))
     if full is None:
         full = len(wanted) > FULL_THRESHOLD
@@ -401,22 +489,20 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None):
     unpad = np.full(len(deg0), -1, np.int64)
     unpad[index] = np.arange(board.size)
     leaf_of = np.empty(N_ORDERS, np.int32)
-    leaf_visited = np.empty(N_ORDERS, np.uint32)
-    leaf_end = np.empty(N_ORDERS, np.int64)
-    leaf_ties = np.empty(N_ORDERS, np.uint16)
-    leaves, steps, labelled, clash = _tree(
-        deg0, offsets, int(index[start]), board.size, bool(full),
-        wanted if not full else np.empty(0, np.int64), priorities(), _WEIGHT, _POPCOUNT, _LOWBIT,
-        leaf_of, leaf_visited, leaf_end, leaf_ties,
-    )
+    leaf = np.empty((N_ORDERS, N_LEAF_FIELDS), np.int64)
+    geometry = (deg0, offsets, int(index[start]), board.rows, board.cols, code)
+    if full:
+        leaves, steps, labelled, clash = _tree_full(*geometry, leaf_of, leaf)
+    else:
+        leaves, steps, labelled, clash = _tree_slice(*geometry, wanted, priorities(), leaf_of, leaf)
     expected = N_ORDERS if full else len(wanted)
     if clash or labelled != expected:
         raise RuntimeError(
-            f"tie tree from square {start} on {board.name}: leaves label {labelled} ranks "
-            f"({clash} twice), expected each of {expected} exactly once"
+            f"tie tree ({rule}) from square {start} on {board.name}: leaves label {labelled} "
+            f"ranks ({clash} twice), expected each of {expected} exactly once"
         )
-    end = unpad[leaf_end[:leaves]]
-    visited = leaf_visited[:leaves]
+    end = unpad[leaf[:leaves, L_END]]
+    visited = leaf[:leaves, L_VISITED].astype(np.uint32)
     nb_ = board.neighbours[start]
     closed = (visited == board.size) & np.isin(end, nb_[nb_ >= 0])
     return {
@@ -424,21 +510,24 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None):
         "visited": visited,
         "end": end,
         "closed": closed,
-        "ties": leaf_ties[:leaves],
+        "ties": leaf[:leaves, L_TIES].astype(np.uint16),
         "orders": np.bincount(leaf_of[leaf_of >= 0], minlength=leaves),
         "steps": int(steps),
         "full": bool(full),
     }
 
 
-def tree_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool | None = None) -> dict[str, np.ndarray]:
-    """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted), like
-    :func:`knight.sweep.brute_orbit`, searching only the orbit's smallest square.
+def tree_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool | None = None,
+               *, rule: str = "fixed") -> dict[str, np.ndarray]:
+    """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted) under
+    ``rule``, searching only the orbit's smallest square; for ``fixed`` exactly the
+    rows of :func:`knight.sweep.brute_orbit`.
 
-    Returns ``start, order, visited, end, complete, closed, ties`` (rows by start, then
-    rank) and ``steps`` (knight steps walked, one-element array). ``full`` as in
-    :func:`search`.
+    Returns ``start, order, visited, end, complete, closed, ties`` (residual tie
+    points; rows by start, then rank) and ``steps`` (knight steps walked,
+    one-element array). ``full`` and ``rule`` as in :func:`search`.
     """
+    _rule(rule)
     starts = np.asarray(starts, np.int64)
     ranks = np.asarray(ranks, np.int64)
     grp = group(board)
@@ -462,7 +551,7 @@ def tree_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool |
         wanted = None
     else:
         wanted = np.unique(images[inverse[np.unique(elems)]][:, ranks])
-    res = search(board, s0, wanted, full)
+    res = search(board, s0, wanted, full, rule=rule)
     n = len(starts) * len(ranks)
     out = {
         "start": np.empty(n, np.uint32),

@@ -1,6 +1,6 @@
 """Warnsdorff's rule with a fixed tie order: one run, or a numba batch of runs.
 
-The rule (CONVENTIONS.md): the start is visited first; candidates are on-board,
+The rule (docs/conventions.md): the start is visited first; candidates are on-board,
 unvisited squares one knight move away; a candidate's degree counts its on-board,
 unvisited neighbours; move to the least degree, ties broken by the tie order; stop
 when there is no candidate. A *tie point* is a step where two or more candidates
@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board
-from knight.orders import N_ORDERS, all_orders, parse_order
-
+from knight.board import MOVES, Board, step_numbers
+from knight.orders import N_ORDERS, all_orders, parse_order, unrank
+from knight.orders import rank as order_rank
+from knight.symmetry import group
 
 _BLOCKED = 100  # degree given to off-board and visited squares: never the least
 
@@ -140,9 +141,7 @@ class Run:
 
     def numbering(self) -> np.ndarray:
         """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
-        grid = np.zeros(self.board.size, dtype=np.int64)
-        grid[self.path] = np.arange(1, self.visited + 1)
-        return grid.reshape(self.board.rows, self.board.cols)
+        return step_numbers(self.board, self.path)
 
 
 def run(board: Board, start: int, order: str | int = "12345678") -> Run:
@@ -183,4 +182,30 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["Run", "run", "run_batch", "outcomes", "padded"]
+def image_outcomes(board: Board, order: str) -> list[dict]:
+    """Run ``order`` and its images g·o under every symmetry g of ``board`` from every start.
+
+    One dict per group element (identity first): ``element`` name, ``order`` string of
+    g·o, ``codes[rows, cols]`` (0 incomplete, 1 open tour, 2 closed tour, at the start
+    square), ``unvisited[rows, cols]`` and ``complete`` / ``closed`` counts over starts.
+    """
+    g = group(board)
+    images = g.order_images()[:, order_rank(order)]
+    starts = np.arange(board.size, dtype=np.uint32)
+    out = []
+    for name, img in zip(g.names(), images.tolist()):
+        res = outcomes(board, starts, np.full(board.size, img, dtype=np.uint16))
+        codes = res["complete"].astype(np.int64) + res["closed"].astype(np.int64)
+        unvisited = board.size - res["visited"].astype(np.int64)
+        out.append({
+            "element": name,
+            "order": unrank(img),
+            "codes": codes.reshape(board.rows, board.cols),
+            "unvisited": unvisited.reshape(board.rows, board.cols),
+            "complete": int(res["complete"].sum()),
+            "closed": int(res["closed"].sum()),
+        })
+    return out
+
+
+__all__ = ["Run", "run", "run_batch", "outcomes", "padded", "image_outcomes"]

@@ -1,4 +1,4 @@
-"""Plain-Python references, written from CONVENTIONS.md alone (no knight imports).
+"""Plain-Python references, written from docs/conventions.md alone (no knight imports).
 
 They are slow and obvious on purpose: the fast engines are checked against them.
 """
@@ -11,7 +11,7 @@ MOVES = {
     5: (-2, -1), 6: (-2, 1), 7: (-1, 2), 8: (1, 2),
 }
 
-# CONVENTIONS.md worked example: 8x8, start (1, 1), order 12345678 (step numbers).
+# worked example of docs/conventions.md: 8x8, start (1, 1), order 12345678 (step numbers).
 WORKED_EXAMPLE = """\
  1 48 15 32 53 28 13 30
 16 33 52 57 14 31 64 27

@@ -6,6 +6,7 @@ Squares are 0-based ``(row, col)`` pairs here; the code under test uses indices
 
 from __future__ import annotations
 
+
 def is_knight_move(a, b) -> bool:
     dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
     return (dr, dc) in ((1, 2), (2, 1))

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
+from naive import MOVES, ORDER_STRINGS
 
 from knight.board import Board, parse_board
 from knight.orders import N_ORDERS, all_orders, order_strings, parse_order, priorities, rank, ranks_of, unrank
-from naive import MOVES, ORDER_STRINGS
 
 
 @pytest.mark.parametrize("text, rows, cols", [("8", 8, 8), (8, 8, 8), ("6x8", 6, 8), (" 3X7 ", 3, 7)])

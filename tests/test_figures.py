@@ -19,8 +19,10 @@ import yaml
 from PIL import Image
 
 from knight.board import Board
+from knight.board import board_grid as square_grid
 from knight.symmetry import group
-from knight.thesis import order_images, square_grid, table59
+from knight.thesis import table59
+from knight.warnsdorff import image_outcomes as order_images
 
 BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
 FIG_CONFIG = {

@@ -2,6 +2,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
+from naive import ORDER_STRINGS
+from naive import outcome as naive_outcome
 
 from knight.board import Board
 from knight.cli import main as knight_main
@@ -9,7 +11,6 @@ from knight.cluster import dask_client
 from knight.io import write_parquet
 from knight.orders import rank
 from knight.sweep import RUNS_SCHEMA, SweepSpec, chunk_tasks, n_chunks, parse_starts, run_chunk, sweep
-from naive import ORDER_STRINGS, outcome as naive_outcome
 
 
 @pytest.mark.parametrize("rows, cols, chunk_runs", [(8, 8, 1_000_000), (7, 7, 300_000), (3, 7, 1), (6, 8, 500_000)])

@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
+from naive import MOVES
 
 from knight.board import Board
 from knight.orders import rank, unrank
 from knight.symmetry import group
 from knight.warnsdorff import outcomes, run
-from naive import MOVES
 
 
 def _moves_of(matrix):

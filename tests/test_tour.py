@@ -7,12 +7,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from naive import WORKED_EXAMPLE as GRID
 from PIL import Image
 
 from knight.cli import main
-from naive import WORKED_EXAMPLE as GRID
 
-# CONVENTIONS.md worked example, then the lines problemknight01_1 prints after the board.
+# worked example of docs/conventions.md, then the lines problemknight01_1 prints after the board.
 WORKED_EXAMPLE = GRID + """\
 board size = 8x8
 start square 1,1

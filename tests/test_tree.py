@@ -1,12 +1,15 @@
-"""The tie-tree engine against the brute-force engine, row for row.
+"""The tie-tree engine against the brute-force engine and the plain rule references.
 
 Brute force (``knight.sweep.brute_orbit`` / ``knight.warnsdorff._walk``) walks every
 (start, order) pair and knows nothing of trees or symmetry: it is the independent
-check. Expectations are never derived from ``knight.tree`` itself.
+check for the ``fixed`` rule. For ``pohl``, ``roth`` and ``corner`` the reference is
+``naive_rules.run`` (plain Python, one run at a time). Expectations are never derived
+from ``knight.tree`` itself (the tree only chooses which orders to sample).
 """
 
 from __future__ import annotations
 
+import naive_rules
 import numpy as np
 import pytest
 
@@ -188,3 +191,141 @@ def test_sweep_tables_equal_between_engines():
         assert a.equals(b)
     rows = orbit_rows(board, np.array([0, 4, 20, 24]), ranks, "tree")
     assert rows["start"].tolist() == [0] * 5 + [4] * 5 + [20] * 5 + [24] * 5
+
+
+# --- rules whose residual ties a tie order breaks: pohl, roth, corner ------------------
+RULES = ("pohl", "roth", "corner")
+
+
+def naive_rows(board, start, ranks, rule):
+    """Rows of ``naive_rules.run`` for one start, as tree_orbit's columns (plain Python)."""
+    runs = [naive_rules.run(board.rows, board.cols, start, rule, naive_rules.ORDER_STRINGS[r]) for r in ranks]
+    return {
+        "start": np.full(len(ranks), start, np.uint32),
+        "order": np.asarray(ranks, np.uint16),
+        "visited": np.array([x["visited"] for x in runs], np.uint32),
+        "end": np.array([x["end"] for x in runs], np.uint32),
+        "complete": np.array([x["complete"] for x in runs], np.bool_),
+        "closed": np.array([x["closed"] for x in runs], np.bool_),
+        "ties": np.array([x["ties"] for x in runs], np.uint16),
+        "steps": np.zeros(1, np.int64),
+    }, [x["path"] for x in runs]
+
+
+def test_rule_names():
+    board = Board(5, 5)
+    for bad in ("random", "random-order", "squirrel-cull", "warnsdorff"):
+        with pytest.raises(ValueError, match="fixed, pohl, roth, corner"):
+            search(board, 0, rule=bad)
+        with pytest.raises(ValueError, match="fixed, pohl, roth, corner"):
+            tree_orbit(board, np.array([0]), ALL[:3], rule=bad)
+
+
+def test_fixed_rule_is_the_default():
+    board = Board(6, 6)
+    for orbit in group(board).start_orbits():
+        assert_rows_equal(tree_orbit(board, orbit, ALL, rule="fixed"), brute_orbit(board, orbit, ALL),
+                          f"6 fixed {orbit.tolist()}")
+
+
+# Every start (each alone, so that non-representative starts go through the symmetry
+# mapping) x sampled orders: half uniform, half one order from each of some random
+# leaves of the start's own tree (so that rare paths are checked too).
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("name, n_orders", [
+    ("5", 200), ("6", 120), ("7", 80), ("8", 50), ("3x7", 200), ("6x8", 60),
+])
+def test_rules_match_naive_sampled(name, n_orders, rule):
+    board = parse_board(name)
+    rng = np.random.default_rng([board.rows, board.cols, RULES.index(rule)])
+    for s in range(board.size):
+        leaf_of = search(board, s, rule=rule)["leaf_of"]
+        leaves = rng.permutation(leaf_of.max() + 1)[: n_orders // 2]
+        by_leaf = [rng.choice(np.flatnonzero(leaf_of == leaf)) for leaf in leaves]
+        ranks = np.unique(np.concatenate([rng.choice(N_ORDERS, n_orders - len(by_leaf), replace=False),
+                                          by_leaf])).astype(np.int64)
+        expected, _ = naive_rows(board, s, ranks, rule)
+        for full in (True, False):
+            got = tree_orbit(board, np.array([s]), ranks, full=full, rule=rule)
+            assert_rows_equal(got, expected, f"{name} {rule} start {s} full={full}")
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_rules_match_naive_larger_boards(rule):
+    """A few random starts x 40 random orders on 12x12 and 7x13."""
+    for name in ("12", "7x13"):
+        board = parse_board(name)
+        rng = np.random.default_rng([board.rows, board.cols, RULES.index(rule)])
+        for s in rng.choice(board.size, 3, replace=False).tolist():
+            ranks = np.sort(rng.choice(N_ORDERS, 40, replace=False)).astype(np.int64)
+            expected, _ = naive_rows(board, s, ranks, rule)
+            for full in (True, False):
+                got = tree_orbit(board, np.array([s]), ranks, full=full, rule=rule)
+                assert_rows_equal(got, expected, f"{name} {rule} start {s} full={full}")
+
+
+# Every order from one start per rule, and the partition: one leaf per distinct path.
+@pytest.mark.parametrize("name, start, rule", [
+    ("3x7", 15, "pohl"),   # (3, 2): not the orbit's smallest square
+    ("3x7", 10, "roth"),   # (2, 4): the centre, fixed by every symmetry
+    ("5", 21, "corner"),   # (5, 2): not the orbit's smallest square
+])
+def test_rules_every_order_match_naive(name, start, rule):
+    board = parse_board(name)
+    expected, paths = naive_rows(board, start, ALL, rule)
+    assert_rows_equal(tree_orbit(board, np.array([start]), ALL, rule=rule), expected, f"{name} {rule}")
+    distinct = {p: i for i, p in enumerate(dict.fromkeys(map(tuple, paths)))}
+    path_id = np.array([distinct[tuple(p)] for p in paths])
+    for full in (True, False):
+        res = search(board, start, full=full, rule=rule)
+        leaf_of = res["leaf_of"]
+        assert leaf_of.min() >= 0
+        assert len(res["visited"]) == len(distinct)
+        assert len(set(zip(leaf_of.tolist(), path_id.tolist()))) == len(distinct)
+        assert np.array_equal(res["ties"][leaf_of], expected["ties"])
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_rules_symmetry(rule):
+    """Rows of a start from its own tree (no symmetry used) equal tree_orbit's rows,
+    which map the tree of the orbit's smallest square; every start, every order."""
+    for name in ("6", "7", "3x7", "5x6"):
+        board = parse_board(name)
+        for t in range(board.size):
+            res = search(board, t, rule=rule)
+            leaf = res["leaf_of"]
+            own = {
+                "start": np.full(N_ORDERS, t, np.uint32), "order": ALL.astype(np.uint16),
+                "visited": res["visited"][leaf], "end": res["end"][leaf].astype(np.uint32),
+                "complete": res["visited"][leaf] == board.size, "closed": res["closed"][leaf],
+                "ties": res["ties"][leaf], "steps": np.zeros(1, np.int64),
+            }
+            assert_rows_equal(tree_orbit(board, np.array([t]), ALL, rule=rule), own, f"{name} {rule} {t}")
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_rules_partition_every_start(rule):
+    """Every start of 7x7 and 6x8: the leaves cover the 40,320 orders exactly once, every
+    leaf holds an order, and both modes build the same tree."""
+    for name in ("7", "6x8"):
+        board = parse_board(name)
+        for s in range(board.size):
+            full = search(board, s, full=True, rule=rule)
+            counts = np.bincount(full["leaf_of"], minlength=len(full["visited"]))
+            assert counts.sum() == N_ORDERS and (counts > 0).all()
+            sliced = search(board, s, full=False, rule=rule)
+            assert np.array_equal(full["leaf_of"], sliced["leaf_of"])
+            assert np.array_equal(full["ties"], sliced["ties"])
+
+
+@pytest.mark.parametrize("rule", ["pohl", "roth", "corner"])
+@pytest.mark.parametrize("name", ["5", "6", "7", "8", "3x7", "6x8"])
+def test_rules_full_sweep_matches_per_run_kernel(name, rule):
+    """Every start x all 40,320 residual orders: the tree equals the per-run numba kernel
+    (knight.rules, one walk per pair) row for row, ties included."""
+    board = parse_board(name)
+    spec = SweepSpec(board, rule=rule)
+    for orbit in spec.orbits():
+        tree = orbit_rows(board, orbit, spec.ranks, "tree", rule)
+        brute = orbit_rows(board, orbit, spec.ranks, "brute", rule)
+        assert_rows_equal(tree, brute, f"{name} {rule} orbit {orbit[0]}")

@@ -1,9 +1,10 @@
 import numpy as np
 import pytest
+from naive import ORDER_STRINGS, WORKED_EXAMPLE
+from naive import outcome as naive_outcome
 
 from knight.board import Board
 from knight.warnsdorff import outcomes, run
-from naive import ORDER_STRINGS, WORKED_EXAMPLE, outcome as naive_outcome
 
 
 def test_worked_example():

@@ -10,8 +10,8 @@ import numpy as np
 import polars as pl
 import pytest
 import yaml
-
-from naive import ORDER_STRINGS, outcome as naive_outcome
+from naive import ORDER_STRINGS
+from naive import outcome as naive_outcome
 
 ENGINES = ["tree", "brute"]
 

@@ -9,20 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 
-
-def parse_square(text: str) -> tuple[int, int]:
-    """``"R,C"`` (1-based) into a pair of ints."""
-    parts = str(text).replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise ValueError(f"square {text!r} is not R,C (1-based row and column, e.g. 1,1)")
-    return int(parts[0]), int(parts[1])
+HELP = "exact tour search by backtracking"
 
 
 def register(subparsers) -> None:
     from knight.exact.backtrack import ORDERINGS, PRUNE_LEVELS
 
     p = subparsers.add_parser(
-        "backtrack", help="exact tour search by backtracking",
+        "backtrack", help=HELP,
         description="Search a knight's tour from one start by iterative backtracking "
         "(numba), with Warnsdorff move ordering and dead-end pruning. Gives up cleanly "
         "after --limit moves.",
@@ -45,11 +39,11 @@ def register(subparsers) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from knight.board import parse_board
+    from knight.board import format_grid, parse_board, parse_square, step_numbers
     from knight.exact.backtrack import backtrack
 
     board = parse_board(args.board)
-    start = board.from_human(*parse_square(args.start))
+    start = parse_square(board, args.start)
     res = backtrack(board, start, closed=args.closed, prune=args.prune,
                     ordering=args.ordering, order=args.order, limit=args.limit)
     if args.json:
@@ -67,10 +61,5 @@ def _run(args: argparse.Namespace) -> int:
               f"{res.seconds:.3f} s)")
     else:
         print(f"{kind} of {where}: {res.nodes:,} nodes, {res.backtracks:,} backtracks, {res.seconds:.3f} s")
-        steps = [0] * board.size
-        for i, s in enumerate(res.path):
-            steps[int(s)] = i + 1
-        width = len(str(board.size))
-        for r in range(board.rows):
-            print(" ".join(f"{steps[r * board.cols + c]:>{width}}" for c in range(board.cols)))
+        print(format_grid(step_numbers(board, res.path)))
     return 0

@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 
+HELP = "closed tour of an even board by divide and conquer"
+
 
 def register(subparsers) -> None:
     from knight.exact.construct import METHODS
 
     p = subparsers.add_parser(
-        "construct", help="closed tour of an even board by divide and conquer",
+        "construct", help=HELP,
         description="Build a closed knight's tour of an m x n board (m, n even, at least 6) "
         "in time linear in the number of squares, by joining structured base tours (seed 004).",
     )
@@ -31,9 +33,9 @@ def register(subparsers) -> None:
 def _run(args: argparse.Namespace) -> int:
     import time
 
-    from knight.board import parse_board
+    from knight.board import format_grid, parse_board, step_numbers
     from knight.exact.check import tour_problem
-    from knight.exact.construct import choose_method, construct, step_grid
+    from knight.exact.construct import choose_method, construct
     from knight.exact.tour_io import write_tour
 
     board = parse_board(args.board)
@@ -50,10 +52,7 @@ def _run(args: argparse.Namespace) -> int:
     if problem:  # a bug, never expected: say so rather than print a wrong tour
         raise RuntimeError(f"constructed tour of {board.name} is wrong: {problem}")
     if args.grid:
-        grid = step_grid(order, board)
-        width = len(str(board.size))
-        for row in grid:
-            print(" ".join(f"{v:>{width}}" for v in row))
+        print(format_grid(step_numbers(board, order)))
     if args.json:
         print(json.dumps({"rows": board.rows, "cols": board.cols, "closed": True,
                           "method": method, "seconds": seconds}))

@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from knight.queens.parallel import DEFAULT_TASKS
+HELP = "queens: dominating sets and non-attacking placements"
 
 
 def _common(p: argparse.ArgumentParser) -> None:
+    from knight.queens.parallel import DEFAULT_TASKS
+
     p.add_argument("--workers", type=int, default=1, metavar="P",
                    help="Dask worker threads (default 1: tasks run in turn on this thread)")
     p.add_argument("--tasks", type=int, default=DEFAULT_TASKS, metavar="T",

@@ -5,20 +5,24 @@ from __future__ import annotations
 import argparse
 import os
 
-from knight.board import parse_board
-from knight.sweep import DEFAULT_CHUNK_RUNS, ENGINES, SweepSpec, parse_orders, sweep, total_tasks
+HELP = "run Warnsdorff from every start under every tie order of one board"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from knight.sweep import DEFAULT_CHUNK_RUNS, ENGINES
+    from knight.tiebreak import ORDER_RULES
+
     p = sub.add_parser(
         "sweep",
-        help="run Warnsdorff from every start under every tie order of one board",
+        help=HELP,
         description="Run every start x every tie order (or the ones given) of BOARD with the "
         "same code the workflow uses; print runs, complete, closed and seconds.",
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--out", metavar="DIR", help="write the runs dataset under DIR (board=RxC/part-NNNN.parquet)")
     p.add_argument("--engine", choices=ENGINES, default="tree", help="tree (default) or brute (the independent check)")
+    p.add_argument("--rule", choices=ORDER_RULES, default="fixed",
+                   help="tie-break rule whose residual ties the orders break (default fixed)")
     p.add_argument("--orders", nargs="+", metavar="ORDER", help="order strings to run (default: all 40,320)")
     p.add_argument("--workers", type=int, default=None, help="Dask worker threads (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="use an existing Dask scheduler instead")
@@ -27,8 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from knight.board import parse_board
     from knight.cluster import dask_client
     from knight.progress import Progress
+    from knight.sweep import SweepSpec, board_folder, check_output_dir, parse_orders, sweep, total_tasks
 
     board = parse_board(args.board)
     if board.rows < 3 or board.cols < 3:
@@ -36,10 +42,16 @@ def main(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
-    spec = SweepSpec(board, ranks=parse_orders(args.orders or "all"), chunk_runs=args.chunk_runs, engine=args.engine)
+    if args.chunk_runs < 1:
+        raise ValueError(f"--chunk-runs must be at least 1, got {args.chunk_runs}")
+    spec = SweepSpec(board, ranks=parse_orders(args.orders or "all"), chunk_runs=args.chunk_runs,
+                     engine=args.engine, rule=args.rule)
+    if args.out:
+        check_output_dir(board_folder(args.out, board, spec.rule))  # before any computing
     with dask_client(workers, args.scheduler) as client, Progress(total_tasks(spec), f"sweep {board.name}") as bar:
         summary = sweep(spec, args.out, client=client, progress=bar)
     print(f"board     {board.name}")
+    print(f"rule      {spec.rule}")
     print(f"engine    {spec.engine}")
     print(f"runs      {summary.runs}")
     print(f"complete  {summary.complete}")

@@ -23,7 +23,7 @@ from knight.orders import parse_order
 #: Pruning levels, weakest first: plain search; refuse a move that leaves a square with
 #: an entrance but no exit (seed 003, 2); also refuse one that cuts off a pair of such squares.
 PRUNE_LEVELS = ("none", "dead-ends", "pairs")
-#: Move orderings: least onward degree, ties by the tie order (CONVENTIONS.md); the same
+#: Move orderings: least onward degree, ties by the tie order (docs/conventions.md); the same
 #: with ties first to the square farthest from the start (keeps the start's surroundings
 #: for the end of a closed tour); the tie order alone.
 ORDERINGS = ("warnsdorff", "warnsdorff-far", "fixed")
@@ -239,7 +239,7 @@ def backtrack(board: Board, start: int, *, closed: bool = False, prune: str = "p
 
     ``closed``: the last square must be a knight move from the start. ``ordering``:
     "warnsdorff" tries moves by least onward degree, ties by ``order`` (a tie-order
-    string, CONVENTIONS.md); "warnsdorff-far" breaks degree ties first towards the square
+    string, docs/conventions.md); "warnsdorff-far" breaks degree ties first towards the square
     farthest from the start (much better for closed tours on large boards); "fixed"
     tries moves in ``order`` alone. Boards with an odd number of squares are answered at
     once for minority-colour starts (an open tour alternates colours, so it starts and

@@ -15,7 +15,7 @@ A tour is returned as ``int32[m*n]`` local square indices ``r*n + c`` in tour or
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -45,7 +45,7 @@ def order_to_grid(order, rows: int, cols: int) -> np.ndarray:
     return grid.reshape(rows, cols)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> dict[tuple[int, int], np.ndarray]:
     text = resources.files("knight").joinpath("data", name).read_text(encoding="utf-8")
     tours = {}
@@ -85,7 +85,7 @@ def is_structured(grid) -> bool:
     e = _edge_set(g)
     for fr in (False, True):
         for fc in (False, True):
-            f = lambda r, c: (m - 1 - r if fr else r, n - 1 - c if fc else c)  # noqa: E731
+            f = lambda r, c, fr=fr, fc=fc: (m - 1 - r if fr else r, n - 1 - c if fc else c)  # noqa: E731
             if not (_has(e, n, f(0, 2), f(1, 0)) and _has(e, n, f(2, 0), f(0, 1))):
                 return False
     return True
@@ -107,7 +107,7 @@ def seed_base(m: int, n: int) -> np.ndarray:
     return grid_to_order(grid)
 
 
-@lru_cache(maxsize=None)
+@cache
 def join_base(m: int, n: int) -> np.ndarray:
     """Tour order of a joinable closed tour of an m x n block (m, n in PARTS).
 

@@ -265,10 +265,3 @@ def construct(board: Board, method: str = "auto") -> np.ndarray:
         raise RuntimeError(f"construction of {board.name} failed ({bad} missing moves, "
                            f"cycle through square 0 has {reached} of {board.size} squares)")
     return order
-
-
-def step_grid(order: np.ndarray, board: Board) -> np.ndarray:
-    """``int64[rows, cols]``: step number (1-based) of each square in the tour."""
-    grid = np.empty(board.size, np.int64)
-    grid[order] = np.arange(1, board.size + 1)
-    return grid.reshape(board.rows, board.cols)

@@ -1,36 +1,50 @@
-# Configuration check, shared helpers and wildcard constraints.
+# The plan of the whole study, in one place: the configuration check (once, for every
+# section), what each stage makes (files, chunks, datasets), the resources of its jobs,
+# and the checks run before any job. The stages' rule files hold only rules.
 import os
 from functools import lru_cache
 from pathlib import Path
 
-from snakemake.utils import validate
+from snakemake.exceptions import WorkflowError
 
+from knight import dataset
 from knight.board import parse_board
-from knight.config import check as check_config
-from knight.sweep import SweepSpec, n_chunks, parse_orders, parse_starts
+from knight.codehash import code_version
+from knight.config import ConfigError
+from knight.config import load as load_config
+from knight.studies import Study
+from knight.sweep import SweepSpec, chunk_path
 from knight.tables import TABLES
 
-# Every problem of the config is reported, by key and value, before any job runs.
-check_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
-validate(config, "../schemas/config.schema.yaml")  # also fills in the schema's defaults
+# Every problem of the config is reported, by key and value, before any job runs;
+# defaults are filled in and lists put in canonical order (reordering reruns nothing).
+try:
+    _checked = load_config(config)
+except ConfigError as exc:
+    raise WorkflowError(str(exc)) from None
+config.clear()
+config.update(_checked)
 
 SWEEP = config["sweep"]
 DASK = config["dask"]
-# Canonical forms, so that reordering or repeating list items reruns nothing.
-if SWEEP["orders"] != "all":
-    SWEEP["orders"] = sorted(set(map(str, SWEEP["orders"])))
-if SWEEP["starts"] != "all":
-    SWEEP["starts"] = sorted({tuple(p) for p in SWEEP["starts"]})
-    SWEEP["starts"] = [list(p) for p in SWEEP["starts"]]
-BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
+QUEENS = config["queens"]
+EXACT_BT = config["exact"]["backtrack"]
+EXACT_CO = config["exact"]["construct"]
+FIGURES = config["figures"]
+RULES_CFG = config["rules"]
+
 try:
     CORES = int(workflow.cores)
 except Exception:  # no --cores given (e.g. --report, --dry-run): any count will do
     CORES = os.cpu_count() or 1
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+FIG_EXT = ("png", "svg")
 
-wildcard_constraints:
-    board=r"\d+x\d+",
-    chunk=r"\d{4}",
+
+def code(script):
+    """Hash of the library code a workflow script runs (knight.codehash): a rule parameter,
+    so editing that code reruns the rule, and nothing else does (not a moved project)."""
+    return code_version(SCRIPTS / f"{script}.py")
 
 
 def job_threads():
@@ -40,43 +54,159 @@ def job_threads():
     return CORES if DASK["workers"] == "auto" else int(DASK["workers"])
 
 
+# --- sweep --------------------------------------------------------------------------
+BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
+
+
 @lru_cache(maxsize=None)
 def sweep_spec(board_name):
     """The sweep of one board under the current config (any board, listed or not)."""
-    board = parse_board(board_name)
-    return SweepSpec(
-        board,
-        starts=parse_starts(board, SWEEP["starts"]),
-        ranks=parse_orders(SWEEP["orders"]),
-        chunk_runs=SWEEP["chunk_runs"],
-        engine=SWEEP["engine"],
-    )
+    return SweepSpec.from_config(board_name, SWEEP)
 
 
 def chunk_files(board_name):
     """The runs files of one board, one per chunk (job)."""
-    n = n_chunks(sweep_spec(board_name))
-    return [f"results/runs/board={board_name}/part-{k:04d}.parquet" for k in range(n)]
+    spec = sweep_spec(board_name)
+    return [chunk_path("results/runs", spec.board, k).as_posix() for k in range(len(spec.chunks()))]
 
 
-def remove_stale_chunks():
-    """Delete runs files of listed boards that the current chunk plan no longer makes.
+def sweep_resources(wildcards, attempt):
+    """Memory (MB) and run time (minutes) of one sweep job, from its runs and board size:
+    about 250 MB plus 60 MB per million runs; at most 50 M knight steps per second per
+    thread (brute force; the tree engine is faster). Doubled on a retry."""
+    spec = sweep_spec(wildcards.board)
+    runs = spec.chunk_rows()[int(wildcards.chunk)]
+    minutes = 5 + runs * spec.board.size / 50e6 / 60 / job_threads()
+    return {"mem_mb": int((300 + 60 * runs / 1e6) * attempt), "runtime": int(minutes * attempt)}
 
-    A changed ``chunk_runs`` (or starts/orders selection) changes the plan; leftover
-    parts would otherwise be read twice by a glob over results/runs/.
-    """
-    for name in BOARDS:
-        folder = Path(f"results/runs/board={name}")
-        if not folder.is_dir():
+
+def sweep_benchmarks(board_name):
+    """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
+    return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
+
+
+# --- rules stage ----------------------------------------------------------------------
+STUDIES = {s["name"]: Study.from_config(s, RULES_CFG) for s in RULES_CFG["studies"]}
+RULES_DATASETS = [(name, spec.rule) for name, study in STUDIES.items() for spec in study.rules]
+RULE_TABLES = ("completion", "failures", "table57", "retries", "ends", "times", "squirrel_cull", "orders")
+RULES_FIGURES = ("completion", "time", "retries", "ends", "closed_starts")
+
+
+def rules_folder(study, rule, kind="runs"):
+    """Folder of a (study, rule) dataset: its runs, or its times."""
+    return f"results/rules/{kind}/study={study}/rule={rule}"
+
+
+def rules_chunk_files(study, rule, kind="runs"):
+    """The part files of one (study, rule) dataset, one per chunk (job)."""
+    return [
+        f"{rules_folder(study, rule, kind)}/{dataset.part_name(k)}" for k in range(len(STUDIES[study].chunks(rule)))
+    ]
+
+
+def rules_resources(wildcards, attempt):
+    """Memory (MB) and run time (minutes) of one chunk job, from its rows and knight steps:
+    ~300 MB plus ~100 bytes a row; at most 30 M steps per second per thread (pohl is the
+    slowest rule); doubled on a retry."""
+    chunk = STUDIES[wildcards.study].chunks(wildcards.rule)[int(wildcards.chunk)]
+    minutes = 5 + chunk.steps / 30e6 / 60 / job_threads()
+    return {"mem_mb": int((300 + chunk.rows * 100 / 1e6) * attempt), "runtime": int(minutes * attempt)}
+
+
+# --- queens -------------------------------------------------------------------------
+def queens_minutes():
+    """Generous run time of the timing job: about 15 s per instance-run (the default
+    heaviest instances take ~10 s on one thread), times repeats and worker counts."""
+    counts = 6 if QUEENS["workers"] == "auto" else len(QUEENS["workers"]) + 1
+    return 10 + len(QUEENS["instances"]) * QUEENS["repeats"] * counts // 4
+
+
+# --- exact --------------------------------------------------------------------------
+EXACT_BT_RUNS = {}  # "RxC-open" / "RxC-closed" -> (board name, closed)
+for _item in EXACT_BT["boards"]:
+    _b = parse_board(_item["board"])
+    EXACT_BT_RUNS[f"{_b.name}-{'closed' if _item['closed'] else 'open'}"] = (_b.name, _item["closed"])
+EXACT_CO_BOARDS = list(dict.fromkeys(parse_board(b).name for b in EXACT_CO["boards"]))
+EXACT_CO_TOURS = list(dict.fromkeys(parse_board(b).name for b in EXACT_CO["tours"]))
+
+
+def exact_starts_tables(wildcards):
+    """The Warnsdorff sweep's per-start table of every backtracking board."""
+    if not EXACT_BT["warnsdorff"]:
+        return []
+    boards = dict.fromkeys(name for name, _ in EXACT_BT_RUNS.values())
+    return [f"results/tables/boards/{b}/starts.parquet" for b in boards]
+
+
+# --- figures ------------------------------------------------------------------------
+def tour_stem(item):
+    """File stem of a drawn tour: RxC_R-C_ORDER (start 1-based)."""
+    r, c = item["start"]
+    return f"{parse_board(item['board']).name}_{r}-{c}_{item['order']}"
+
+
+#: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
+BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
+TOUR_STEMS = list(dict.fromkeys(tour_stem(t) for t in FIGURES["tours"]))
+IMAGES = FIGURES["images_of_order"]
+IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
+
+
+# --- datasets: checked before any job, cleaned before the first -----------------------
+#: Every dataset folder the plan writes, with its part files.
+DATASETS = {f"results/runs/board={b}": chunk_files(b) for b in BOARDS}
+for _s, _r in RULES_DATASETS:
+    for _kind in ("runs", "times"):
+        DATASETS[rules_folder(_s, _r, _kind)] = rules_chunk_files(_s, _r, _kind)
+
+
+def check_dask_scheduler():
+    """An external Dask scheduler (dask.scheduler or dask.scheduler_file) must answer: checked
+    once, before any job, with a one-line message naming it (not by every job, slowly)."""
+    if DASK.get("scheduler") or DASK.get("scheduler_file"):
+        from knight.cluster import check_scheduler
+
+        try:
+            check_scheduler(DASK.get("scheduler"), DASK.get("scheduler_file"))
+        except (ValueError, ConnectionError) as exc:
+            raise WorkflowError(f"config key dask: {exc}") from None
+
+
+def check_existing_parts():
+    """Stop before any job if a part of the plan exists but cannot be read as Parquet (a
+    truncated or damaged file): a corrupt input keeps failing, named, until it is remade
+    (deleted and rerun). A readable part of another plan (other rows) is not an error:
+    its job's parameters changed, so Snakemake remakes it, and the manifest job checks
+    every part's rows against the plan."""
+    bad = []
+    for files in DATASETS.values():
+        for path in files:
+            if os.path.exists(path):
+                try:
+                    dataset.check_part(path)
+                except dataset.DatasetError as exc:
+                    bad.append(str(exc))
+    if bad:
+        raise WorkflowError("result files that cannot be trusted:\n  " + "\n  ".join(bad))
+
+
+def remove_stale_parts():
+    """Delete parts in the plan's dataset folders that the current plan no longer makes, and
+    temporary files left by killed jobs (a glob over results/ would read them twice)."""
+    for folder, files in DATASETS.items():
+        if not os.path.isdir(folder):
             continue
-        wanted = {Path(p).name for p in chunk_files(name)}
-        for path in folder.glob("part-*.parquet"):
+        wanted = {Path(p).name for p in files}
+        for path in Path(folder).glob("part-*.parquet"):
             if path.name not in wanted:
-                print(f"removing stale runs file {path} (not in the current chunk plan)")
+                print(f"removing stale part {path} (not in the current plan)")
                 path.unlink()
+    for path in dataset.remove_leftovers("results"):
+        print(f"removing leftover temporary file {path}")
 
 
-def library_code(*modules):
-    """Source files of ``knight`` modules a rule depends on: editing them reruns it."""
-    root = Path(workflow.basedir) / "knight"
-    return [str(root / f"{m}.py") for m in modules]
+wildcard_constraints:
+    board=r"\d+x\d+",
+    chunk=r"\d{4}\d*",
+    study=r"[a-z0-9][a-z0-9_-]*",
+    rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),

@@ -1,74 +1,10 @@
 # figures stage: pictures of the sweep's findings (thesis chapters 7-8), the thesis's
 # tables 58/59 per board and the inputs of the HTML report
 # (snakemake --report results/report.html). Config: the `figures:` section
-# (workflow/schemas/figures.schema.yaml). Every figure is a PNG (in the report) and an
+# (workflow/schemas/figures.schema.yaml, checked in knight/config.py). Every figure is a PNG (in the report) and an
 # SVG beside it; figures rerun only when their input tables, params or code change.
-from pathlib import Path
-
-from snakemake.utils import validate
-
-from knight.board import parse_board
-from knight.orders import parse_order
-
-validate(config.setdefault("figures", {}), str(Path(workflow.current_basedir) / "../schemas/figures.schema.yaml"))
-FIGURES = config["figures"]
-
-
 report: "../report/workflow.rst"
 
-
-def _figure_config_errors(fig):
-    """What the schema cannot check: boards parse, starts lie on their board, orders are permutations."""
-    msgs = []
-    items = [(f"figures.tours[{i}]", t) for i, t in enumerate(fig["tours"])]
-    if fig["images_of_order"] is not None:
-        items.append(("figures.images_of_order", fig["images_of_order"]))
-    for key, item in items:
-        try:
-            board = parse_board(item["board"])
-        except ValueError as exc:
-            msgs.append(f"config key {key}.board: {item['board']!r}: {exc}")
-            continue
-        try:
-            parse_order(item["order"])
-        except ValueError as exc:
-            msgs.append(f"config key {key}.order: {item['order']!r}: {exc}")
-        if "start" in item:
-            r, c = item["start"]
-            if not (1 <= r <= board.rows and 1 <= c <= board.cols):
-                msgs.append(f"config key {key}.start: {item['start']!r}: off the {board.name} board "
-                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
-    return msgs
-
-
-_errors = _figure_config_errors(FIGURES)
-if _errors:
-    raise ValueError("invalid figures config:\n  " + "\n  ".join(_errors))
-
-
-def tour_stem(item):
-    """File stem of a drawn tour: RxC_R-C_ORDER (start 1-based)."""
-    r, c = item["start"]
-    return f"{parse_board(item['board']).name}_{r}-{c}_{item['order']}"
-
-
-def sweep_benchmarks(board_name):
-    """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
-    return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
-
-
-#: Drawing and table code (inputs, so an edit redraws) and, for figures computed
-#: directly from runs, the Warnsdorff kernel and the symmetry tables.
-DRAW_CODE = library_code("draw", "thesis")
-RUN_CODE = DRAW_CODE + library_code("warnsdorff", "symmetry")
-
-#: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
-BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
-FIG_EXT = ("png", "svg")
-
-TOUR_STEMS = list(dict.fromkeys(tour_stem(t) for t in FIGURES["tours"]))
-IMAGES = FIGURES["images_of_order"]
-IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
 
 FIGURE_TARGETS = (
     expand("results/figures/tours/{stem}.{ext}", stem=TOUR_STEMS, ext=FIG_EXT)
@@ -90,8 +26,6 @@ rule figures:
 
 rule figure_tour:
     """A drawn Warnsdorff run: chequered board, path through square centres, start/end marked."""
-    input:
-        code=RUN_CODE,
     output:
         png=report(
             "results/figures/tours/{tboard}_{row}-{col}_{order}.png",
@@ -100,15 +34,21 @@ rule figure_tour:
             labels={"board": "{tboard}", "start (row, col)": "({row}, {col})", "tie order": "{order}"},
         ),
         svg="results/figures/tours/{tboard}_{row}-{col}_{order}.svg",
+    log:
+        "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
     wildcard_constraints:
         tboard=r"\d+x\d+",
         row=r"\d+",
         col=r"\d+",
         order=r"[1-8]{8}",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
+        code=code("fig_tour"),
         dpi=FIGURES["dpi"],
-    log:
-        "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
     script:
         "../scripts/fig_tour.py"
 
@@ -118,7 +58,6 @@ rule figure_board:
     input:
         ends="results/tables/boards/{board}/ends.parquet",
         starts="results/tables/boards/{board}/starts.parquet",
-        code=DRAW_CODE,
     output:
         **{
             f"{name}_png": report(
@@ -131,11 +70,17 @@ rule figure_board:
             for name in BOARD_FIGURES
         },
         **{f"{name}_svg": f"results/figures/boards/{{board}}/{name}.svg" for name in BOARD_FIGURES},
-    params:
-        dpi=FIGURES["dpi"],
-        annotate_max=FIGURES["annotate_max"],
     log:
         "results/logs/figures/board_{board}.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        code=code("fig_board"),
+        dpi=FIGURES["dpi"],
+        annotate_max=FIGURES["annotate_max"],
     script:
         "../scripts/fig_board.py"
 
@@ -144,15 +89,24 @@ rule figure_rates:
     """Completion rate and closed rate against N over every configured board."""
     input:
         table="results/tables/completion.parquet",
-        code=DRAW_CODE,
     output:
-        png=report("results/figures/rates.png", caption="../report/rates.rst", category="3. Across boards",
-                   labels={"figure": "completion and closed rate"}),
+        png=report(
+            "results/figures/rates.png",
+            caption="../report/rates.rst",
+            category="3. Across boards",
+            labels={"figure": "completion and closed rate"},
+        ),
         svg="results/figures/rates.svg",
-    params:
-        dpi=FIGURES["dpi"],
     log:
         "results/logs/figures/rates.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        code=code("fig_rates"),
+        dpi=FIGURES["dpi"],
     script:
         "../scripts/fig_rates.py"
 
@@ -162,23 +116,30 @@ rule figure_runtime:
     input:
         completion="results/tables/completion.parquet",
         benchmarks=[f for b in BOARDS for f in sweep_benchmarks(b)],
-        code=DRAW_CODE,
     output:
-        png=report("results/figures/runtime.png", caption="../report/runtime.rst", category="3. Across boards",
-                   labels={"figure": "run time"}),
+        png=report(
+            "results/figures/runtime.png",
+            caption="../report/runtime.rst",
+            category="3. Across boards",
+            labels={"figure": "run time"},
+        ),
         svg="results/figures/runtime.svg",
-    params:
-        dpi=FIGURES["dpi"],
     log:
         "results/logs/figures/runtime.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        code=code("fig_runtime"),
+        dpi=FIGURES["dpi"],
     script:
         "../scripts/fig_runtime.py"
 
 
 rule figure_order_images:
     """Per-start outcomes of one order and of its symmetric images g·o, side by side."""
-    input:
-        code=RUN_CODE,
     output:
         png=report(
             "results/figures/symmetry/{iboard}_{order}.png",
@@ -187,14 +148,20 @@ rule figure_order_images:
             labels={"board": "{iboard}", "tie order": "{order}"},
         ),
         svg="results/figures/symmetry/{iboard}_{order}.svg",
+    log:
+        "results/logs/figures/symmetry_{iboard}_{order}.log",
     wildcard_constraints:
         iboard=r"\d+x\d+",
         order=r"[1-8]{8}",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
+        code=code("fig_order_images"),
         dpi=FIGURES["dpi"],
         annotate_max=FIGURES["annotate_max"],
-    log:
-        "results/logs/figures/symmetry_{iboard}_{order}.log",
     script:
         "../scripts/fig_order_images.py"
 
@@ -204,20 +171,34 @@ rule thesis_tables:
     input:
         orders="results/tables/boards/{board}/orders.parquet",
         starts="results/tables/boards/{board}/starts.parquet",
-        code=DRAW_CODE,
     output:
         t58_md="results/thesis/{board}/table58.md",
         t58_csv="results/thesis/{board}/table58.csv",
-        t58_html=report("results/thesis/{board}/table58.html", caption="../report/table58.rst",
-                        category="5. Thesis tables", subcategory="{board}",
-                        labels={"board": "{board}", "table": "58: orders complete from every start"}),
+        t58_html=report(
+            "results/thesis/{board}/table58.html",
+            caption="../report/table58.rst",
+            category="5. Thesis tables",
+            subcategory="{board}",
+            labels={"board": "{board}", "table": "58: orders complete from every start"},
+        ),
         t59_md="results/thesis/{board}/table59.md",
         t59_csv="results/thesis/{board}/table59.csv",
-        t59_html=report("results/thesis/{board}/table59.html", caption="../report/table59.rst",
-                        category="5. Thesis tables", subcategory="{board}",
-                        labels={"board": "{board}", "table": "59: failing orders per start"}),
+        t59_html=report(
+            "results/thesis/{board}/table59.html",
+            caption="../report/table59.rst",
+            category="5. Thesis tables",
+            subcategory="{board}",
+            labels={"board": "{board}", "table": "59: failing orders per start"},
+        ),
     log:
         "results/logs/figures/thesis_{board}.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        code=code("fig_thesis_tables"),
     script:
         "../scripts/fig_thesis_tables.py"
 
@@ -226,12 +207,22 @@ rule report_completion:
     """The completion table over all boards as an HTML page for the report."""
     input:
         table="results/tables/completion.parquet",
-        code=DRAW_CODE,
     output:
-        report("results/report/tables/completion.html", caption="../report/completion.rst",
-               category="3. Across boards", labels={"figure": "completion table"}),
+        report(
+            "results/report/tables/completion.html",
+            caption="../report/completion.rst",
+            category="3. Across boards",
+            labels={"figure": "completion table"},
+        ),
     log:
         "results/logs/figures/completion_html.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        code=code("fig_table_html"),
     script:
         "../scripts/fig_table_html.py"
 
@@ -241,12 +232,20 @@ rule report_queens:
     input:
         "results/queens/speedup.png",
     output:
-        report("results/figures/queens/speedup.png", caption="../report/queens.rst", category="6. Queens",
-               labels={"figure": "speed-up and efficiency"}),
-    run:
-        import shutil
-
-        from knight.io import atomic_path
-
-        with atomic_path(output[0]) as tmp:
-            shutil.copyfile(input[0], tmp)
+        report(
+            "results/figures/queens/speedup.png",
+            caption="../report/queens.rst",
+            category="6. Queens",
+            labels={"figure": "speed-up and efficiency"},
+        ),
+    log:
+        "results/logs/figures/queens_speedup.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    params:
+        code=code("report_copy"),
+    script:
+        "../scripts/report_copy.py"

@@ -1,16 +1,21 @@
-# Aggregates: per-board tables from the runs files, then one table over all boards.
+# Aggregates: per-board tables from a board's whole runs dataset, then one table over all boards.
 
 
 rule board_tables:
     input:
-        runs=lambda w: chunk_files(w.board),
-        code=library_code("tables", "symmetry"),
+        manifest="results/runs/board={board}/_manifest.json",
     output:
         **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
-    params:
-        starts=SWEEP["starts"],
     log:
         "results/logs/tables/{board}.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 5000,
+        runtime=30,
+    params:
+        starts=SWEEP["starts"],
+        code=code("board_tables"),
     script:
         "../scripts/board_tables.py"
 
@@ -21,10 +26,17 @@ rule combine_table:
     output:
         parquet="results/tables/{name}.parquet",
         csv="results/tables/{name}.csv",
-    wildcard_constraints:
-        name="|".join(TABLES),
     log:
         "results/logs/tables/{name}.log",
+    wildcard_constraints:
+        name="|".join(TABLES),
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        code=code("combine_table"),
     script:
         "../scripts/combine_table.py"
 
@@ -35,5 +47,5 @@ ALL_TARGETS += expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet"
 rule sweep_study:
     """Just the Warnsdorff sweep and its tables (snakemake sweep_study)."""
     input:
-        [f for b in BOARDS for f in chunk_files(b)],
+        SWEEP_TARGETS,
         expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"]),

@@ -1,20 +1,22 @@
-"""Snakemake script: aggregate tables of one board from its runs files."""
+"""Snakemake script: aggregate tables of one board from its whole runs dataset."""
 
-import logging
+from pathlib import Path
 
+from knight import dataset
 from knight.board import parse_board
 from knight.io import write_frame
+from knight.logs import script_logging
 from knight.sweep import parse_starts
 from knight.tables import board_tables, scan_runs, starts_closed_under_symmetry
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
-
+sm = snakemake
+log = script_logging(sm)
 board = parse_board(sm.wildcards.board)
+parts = dataset.verify(Path(sm.input.manifest).parent, deep=True)
 symmetric = starts_closed_under_symmetry(board, parse_starts(board, sm.params.starts))
 if not symmetric:
-    logging.info("starts are not a union of symmetry orbits: class agreement not checked")
-frames = board_tables(scan_runs(list(sm.input.runs)), board, check_classes=symmetric)
+    log.info("starts are not a union of symmetry orbits: class agreement not checked")
+frames = board_tables(scan_runs([str(p) for p in parts]), board, check_classes=symmetric)
 for name, frame in frames.items():
     write_frame(frame, sm.output[name], csv=False)
-    logging.info("%s: %d rows", name, frame.height)
+    log.info("%s: %d rows", name, frame.height)

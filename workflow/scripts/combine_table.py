@@ -3,7 +3,10 @@
 import polars as pl
 
 from knight.io import write_frame
+from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 frame = pl.concat([pl.scan_parquet(p) for p in sm.input], how="vertical").collect()
 write_frame(frame, sm.output.parquet, csv=True)
+log.info("%s: %d rows from %d boards", sm.wildcards.name, frame.height, len(sm.input))

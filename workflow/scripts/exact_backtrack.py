@@ -3,11 +3,12 @@
 from knight.board import parse_board
 from knight.exact.study import backtrack_runs
 from knight.io import write_parquet
+from knight.logs import LineLogger, script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-with open(sm.log[0], "w") as log:
-    runs = backtrack_runs(parse_board(sm.wildcards.board), closed=sm.params.closed,
-                          prunes=sm.params.prune, orderings=sm.params.orderings,
-                          order=sm.params.order, limit=sm.params.limit, log=log)
-    write_parquet(runs.to_arrow(), sm.output[0])
-    print(f"{runs.height} runs, {runs['seconds'].sum():.2f} s of search", file=log)
+sm = snakemake
+log = script_logging(sm)
+runs = backtrack_runs(parse_board(sm.wildcards.board), closed=sm.params.closed,
+                      prunes=sm.params.prune, orderings=sm.params.orderings,
+                      order=sm.params.order, limit=sm.params.limit, log=LineLogger(log))
+write_parquet(runs.to_arrow(), sm.output[0])
+log.info("%d runs, %.2f s of search", runs.height, runs["seconds"].sum())

@@ -4,15 +4,15 @@ import polars as pl
 
 from knight.exact.study import backtrack_summary, start_answers, warnsdorff_beside
 from knight.io import write_frame
+from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-with open(sm.log[0], "w") as log:
-    runs = pl.concat([pl.read_parquet(p) for p in sm.input.runs])
-    starts = pl.concat([pl.read_parquet(p) for p in sm.input.starts]) if sm.input.starts else None
-    table = warnsdorff_beside(start_answers(runs), starts)
-    write_frame(runs, sm.output.runs)
-    write_frame(backtrack_summary(runs), sm.output.summary)
-    write_frame(table, sm.output.starts)
-    misses = table.filter(pl.col("heuristic_misses").fill_null(False))
-    print(f"{runs.height} runs; {table.height} starts; heuristic misses at {misses.height} starts",
-          file=log)
+sm = snakemake
+log = script_logging(sm)
+runs = pl.concat([pl.read_parquet(p) for p in sm.input.runs])
+starts = pl.concat([pl.read_parquet(p) for p in sm.input.starts]) if sm.input.starts else None
+table = warnsdorff_beside(start_answers(runs), starts)
+write_frame(runs, sm.output.runs)
+write_frame(backtrack_summary(runs), sm.output.summary)
+write_frame(table, sm.output.starts)
+misses = table.filter(pl.col("heuristic_misses").fill_null(False))
+log.info("%d runs; %d starts; heuristic misses at %d starts", runs.height, table.height, misses.height)

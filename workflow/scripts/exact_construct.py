@@ -2,10 +2,11 @@
 
 from knight.exact.study import construct_runs
 from knight.io import write_frame
+from knight.logs import LineLogger, script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-with open(sm.log[0], "w") as log:
-    table = construct_runs(sm.params.boards, sm.params.methods, log=log)
-    if not table["closed"].all():
-        raise RuntimeError(f"a constructed tour failed the check:\n{table}")
-    write_frame(table, sm.output.parquet)
+sm = snakemake
+log = script_logging(sm)
+table = construct_runs(sm.params.boards, sm.params.methods, log=LineLogger(log))
+if not table["closed"].all():
+    raise RuntimeError(f"a constructed tour failed the check:\n{table}")
+write_frame(table, sm.output.parquet)

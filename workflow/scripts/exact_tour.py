@@ -4,13 +4,14 @@ from knight.board import parse_board
 from knight.exact.check import tour_problem
 from knight.exact.construct import construct
 from knight.exact.tour_io import write_tour
+from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 board = parse_board(sm.wildcards.board)
 order = construct(board)
 problem = tour_problem(board.rows, board.cols, order, closed=True)
 if problem:
     raise RuntimeError(f"{board.name}: constructed tour is wrong: {problem}")
 write_tour(order, board, sm.output[0])
-with open(sm.log[0], "w") as log:
-    print(f"{board.name}: {board.size} squares written", file=log)
+log.info("%s: %d squares written", board.name, board.size)

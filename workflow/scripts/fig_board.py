@@ -5,16 +5,14 @@ orders run); failing: orders that fail from each start (table 59); closed_starts
 orders whose tour from each start closes. Starts not run are left blank.
 """
 
-import logging
-
 import polars as pl
 
-from knight.board import parse_board
+from knight.board import board_grid, parse_board
 from knight.draw import save, square_heatmap
-from knight.thesis import square_grid
+from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+sm = snakemake
+log = script_logging(sm)
 
 board = parse_board(sm.wildcards.board)
 ends = pl.read_parquet(sm.input.ends)
@@ -23,16 +21,16 @@ annotate = max(board.rows, board.cols) <= sm.params.annotate_max
 n_orders = int(starts["orders"].max()) if starts.height else 0
 
 figures = {
-    "ends_complete": (square_grid(board, ends["end"], ends["complete"], fill=0),
+    "ends_complete": (board_grid(board, ends["end"], ends["complete"], fill=0),
                       f"{board.name}: complete tours ending on each square",
                       "complete tours ending here (count)", "cividis"),
-    "ends_closed": (square_grid(board, ends["end"], ends["closed"], fill=0),
+    "ends_closed": (board_grid(board, ends["end"], ends["closed"], fill=0),
                     f"{board.name}: closed tours ending on each square",
                     "closed tours ending here (count)", "cividis"),
-    "failing": (square_grid(board, starts["start"], starts["failing"]),
+    "failing": (board_grid(board, starts["start"], starts["failing"]),
                 f"{board.name}: failing tie orders per start (of {n_orders:,} run)",
                 "orders with no complete tour (count)", "viridis"),
-    "closed_starts": (square_grid(board, starts["start"], starts["closed"]),
+    "closed_starts": (board_grid(board, starts["start"], starts["closed"]),
                       f"{board.name}: tie orders whose tour from this start closes",
                       "orders giving a closed tour (count)", "viridis"),
 }
@@ -40,4 +38,4 @@ for name, (grid, title, label, cmap) in figures.items():
     fig = square_heatmap(grid, title=title, label=label, cmap=cmap, annotate=annotate, board=board)
     save(fig, sm.output[f"{name}_png"], dpi=sm.params.dpi)
     save(fig, sm.output[f"{name}_svg"])
-    logging.info("%s: total %s, max %s", name, float(grid[grid == grid].sum()), float(grid[grid == grid].max()))
+    log.info("%s: total %s, max %s", name, float(grid[grid == grid].sum()), float(grid[grid == grid].max()))

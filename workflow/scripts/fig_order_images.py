@@ -1,16 +1,15 @@
 """Snakemake script: an order's per-start outcome grid beside those of its symmetric images."""
 
-import logging
-
 from knight.board import parse_board
 from knight.draw import outcome_grid_figure, save
-from knight.thesis import order_images
+from knight.logs import script_logging
+from knight.warnsdorff import image_outcomes
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+sm = snakemake
+log = script_logging(sm)
 
 board = parse_board(sm.wildcards.iboard)
-images = order_images(board, sm.wildcards.order)
+images = image_outcomes(board, sm.wildcards.order)
 panels = [
     (f"{im['element']}: {im['order']}\n{im['complete']}/{board.size} complete, {im['closed']} closed",
      im["codes"], im["unvisited"])
@@ -23,4 +22,4 @@ fig = outcome_grid_figure(
 save(fig, sm.output.png, dpi=sm.params.dpi)
 save(fig, sm.output.svg)
 for im in images:
-    logging.info("%s %s complete=%d closed=%d", im["element"], im["order"], im["complete"], im["closed"])
+    log.info("%s %s complete=%d closed=%d", im["element"], im["order"], im["complete"], im["closed"])

@@ -3,11 +3,12 @@
 import polars as pl
 
 from knight.draw import rates_figure, save
+from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 table = pl.read_parquet(sm.input.table).sort("rows", "cols")
 fig = rates_figure(table["rows"], table["cols"], table["completion_rate"], table["closed_rate"])
 save(fig, sm.output.png, dpi=sm.params.dpi)
 save(fig, sm.output.svg)
-with open(sm.log[0], "w") as log:
-    print(table, file=log)
+log.info("\n%s", table)

@@ -9,8 +9,10 @@ from pathlib import Path
 import polars as pl
 
 from knight.draw import runtime_figure, save
+from knight.logs import script_logging
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 seconds = {}
 for path in sm.input.benchmarks:
     board = Path(path).parent.name
@@ -25,5 +27,4 @@ table = (
 fig = runtime_figure(table["rows"], table["cols"], table["seconds"], runs=table["runs"])
 save(fig, sm.output.png, dpi=sm.params.dpi)
 save(fig, sm.output.svg)
-with open(sm.log[0], "w") as log:
-    print(table.select("board", "runs", "seconds"), file=log)
+log.info("\n%s", table.select("board", "runs", "seconds"))

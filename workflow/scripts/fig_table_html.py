@@ -3,9 +3,11 @@
 import polars as pl
 
 from knight.io import atomic_path
+from knight.logs import script_logging
 from knight.thesis import html_table
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 table = pl.read_parquet(sm.input.table).sort("rows", "cols").with_columns(
     (pl.col("completion_rate") * 100).round(3).alias("completion_%"),
     (pl.col("closed_rate") * 100).round(3).alias("closed_%"),
@@ -14,5 +16,4 @@ page = html_table(table, title="Warnsdorff runs per board: complete and closed t
                   note="runs = starts x tie orders run; rates in % of runs.")
 with atomic_path(sm.output[0]) as tmp:
     tmp.write_text(page)
-with open(sm.log[0], "w") as log:
-    print(table, file=log)
+log.info("\n%s", table)

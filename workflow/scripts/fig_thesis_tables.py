@@ -1,15 +1,14 @@
 """Snakemake script: the thesis's tables 58 and 59 of one board as Markdown, CSV and HTML."""
 
-import logging
-
 import polars as pl
 
 from knight.board import parse_board
 from knight.io import atomic_path
+from knight.logs import script_logging
 from knight.thesis import html_table, markdown, table58, table59
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+sm = snakemake
+log = script_logging(sm)
 
 
 def write_text(path, text):
@@ -42,4 +41,4 @@ note59 = (f"Number of the {n_orders:,} orders run whose tour from the square (ro
 write_text(sm.output.t59_md, f"# {title59}\n\n{note59}\n\n" + markdown(t59))
 write_csv(t59, sm.output.t59_csv)
 write_text(sm.output.t59_html, html_table(t59, title=title59, note=note59))
-logging.info("table 58: %d orders; table 59: %d starts", t58.height, n_starts)
+log.info("table 58: %d orders; table 59: %d starts", t58.height, n_starts)

@@ -3,6 +3,7 @@
 import polars as pl
 
 from knight.io import write_frame
+from knight.logs import script_logging
 from knight.queens import dominate, place
 from knight.queens.published import published
 from knight.queens.tables import SCHEMA, solutions_frame, write_solutions
@@ -12,27 +13,27 @@ COUNT_SCHEMA = {
     "published_solutions": pl.Int64, "published_classes": pl.Int64, "matches": pl.Boolean,
 }
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 frames = {"dominate": [], "place": []}
 counts = []
 runs = [("dominate", n, k) for n, k in sm.params.dominate] + [("place", n, n) for n in sm.params.place]
-with open(sm.log[0], "w") as log:
-    for problem, n, k in runs:
-        if problem == "dominate":
-            result = dominate(n, k, tasks=sm.params.tasks, keep=True)
-        else:
-            result = place(n, tasks=sm.params.tasks, keep=True)
-        frame = solutions_frame(result)
-        frames[problem].append(frame)
-        # Two independent class counts (kernel test, table orbits) must agree.
-        if int(frame["representative"].sum()) != result.classes:
-            raise RuntimeError(f"{problem} n={n} k={k}: table and search disagree on classes")
-        want, want_classes = published(problem, n, k)
-        ok = (want is None or want == result.solutions) and (want_classes is None or want_classes == result.classes)
-        counts.append(dict(problem=problem, n=n, k=k, solutions=result.solutions, classes=result.classes,
-                           published_solutions=want, published_classes=want_classes, matches=ok))
-        print(f"{problem} n={n} k={k}: {result.solutions} solutions, {result.classes} classes "
-              f"(published {want}, {want_classes})", file=log, flush=True)
+for problem, n, k in runs:
+    if problem == "dominate":
+        result = dominate(n, k, tasks=sm.params.tasks, keep=True)
+    else:
+        result = place(n, tasks=sm.params.tasks, keep=True)
+    frame = solutions_frame(result)
+    frames[problem].append(frame)
+    # Two independent class counts (kernel test, table orbits) must agree.
+    if int(frame["representative"].sum()) != result.classes:
+        raise RuntimeError(f"{problem} n={n} k={k}: table and search disagree on classes")
+    want, want_classes = published(problem, n, k)
+    ok = (want is None or want == result.solutions) and (want_classes is None or want_classes == result.classes)
+    counts.append(dict(problem=problem, n=n, k=k, solutions=result.solutions, classes=result.classes,
+                       published_solutions=want, published_classes=want_classes, matches=ok))
+    log.info("%s n=%d k=%d: %d solutions, %d classes (published %s, %s)",
+             problem, n, k, result.solutions, result.classes, want, want_classes)
 table = pl.DataFrame(counts, schema=COUNT_SCHEMA, orient="row")
 bad = table.filter(~pl.col("matches"))
 if len(bad):

@@ -3,13 +3,15 @@
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
+import matplotlib.pyplot as plt
+import polars as pl
 
-from knight.io import atomic_path, write_frame  # noqa: E402
-from knight.queens.study import speedup_table  # noqa: E402
+from knight.io import atomic_path, write_frame
+from knight.logs import script_logging
+from knight.queens.study import speedup_table
 
-sm = snakemake  # noqa: F821 (injected by Snakemake)
+sm = snakemake
+log = script_logging(sm)
 table = speedup_table(pl.read_parquet(sm.input.timings))
 write_frame(table, sm.output.parquet)
 
@@ -39,5 +41,4 @@ if skipped:
     fig.suptitle("; ".join(skipped), fontsize=8)
 with atomic_path(sm.output.plot) as tmp:
     fig.savefig(tmp, dpi=120, format="png")
-with open(sm.log[0], "w") as log:
-    print(table, file=log)
+log.info("\n%s", table)

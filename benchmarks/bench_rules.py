@@ -1,0 +1,186 @@
+"""Speed of the tie-break rule kernel (knight.rules), all figures in one run.
+
+1. One 1000 x 1000 run per rule from square 0, in process (median of 3, compiled).
+2. Knight steps per second per rule beside the brute fixed-order kernel
+   (knight.warnsdorff.run_batch) on the same workload: every start of a 50 x 50 board,
+   and 200,000 runs on 8 x 8 (every start, repeated) for the small-board case. The
+   timings alternate kernel by kernel; medians of 3.
+3. The table-57 workload (every start of an N x N board under ``fixed``, order
+   12345678): a sample of starts of N = 100, 150, ..., 300 on 1 thread, and the N = 300
+   sample split over 2 threads. Extrapolation: an upper bound of sum N^4 steps (every
+   run complete) over even N <= 300, divided by the slowest measured rate.
+4. Squirrel-Cull for every m = 5..M (default 2000) on T threads (default 2), largest
+   boards first; lists every m without a full tour.
+5. Peak RSS of one 10,000 x 10,000 ``fixed`` run in a subprocess (``/usr/bin/time -v``
+   when present, else the child's getrusage), beside the same process on a 5 x 5 board.
+
+    python benchmarks/bench_rules.py [--threads 2] [--sc-max 2000] [--big 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from knight.board import Board
+from knight.orders import all_orders
+from knight.rules import RULES, outcomes
+from knight.warnsdorff import padded, run_batch
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def brute(board: Board, starts: np.ndarray) -> int:
+    n = len(starts)
+    outs = [np.empty(n, t) for t in (np.uint32, np.uint32, np.bool_, np.bool_, np.uint16)]
+    return int(run_batch(*padded(board), starts.astype(np.uint32), np.zeros(n, np.uint16),
+                         all_orders(), *outs))
+
+
+def rule_steps(board: Board, rule: str, starts: np.ndarray) -> int:
+    return int(outcomes(board, rule, starts, seed=1, retries=3)["steps"][0])
+
+
+def warm() -> None:
+    for rule in RULES:
+        outcomes(Board(8, 8), rule, [0, 1], seed=1, retries=2)
+    brute(Board(5, 5), np.arange(2))
+
+
+def big_runs() -> None:
+    board = Board(1000, 1000)
+    print("1. one 1000x1000 run from square 0 (median of 3)")
+    print(f"   {'rule':14s} {'seconds':>8s} {'visited':>9s} {'Msteps/s':>9s}")
+    for rule in RULES:
+        times = []
+        for _ in range(3):
+            dt, out = timed(lambda: outcomes(board, rule, [0], seed=1, retries=1))
+            times.append(dt)
+        t = statistics.median(times)
+        print(f"   {rule:14s} {t:8.4f} {int(out['visited'][0]):9d} "
+              f"{int(out['steps'][0]) / t / 1e6:9.1f}")
+
+
+def throughput(board: Board, starts: np.ndarray, label: str) -> None:
+    print(f"2. {label}: {len(starts):,} runs, million knight steps per second (median of 3)")
+    names = ["brute run_batch (fixed)"] + list(RULES)
+    fns = [lambda: brute(board, starts)] + [
+        (lambda r=r: rule_steps(board, r, starts)) for r in RULES]
+    times = {n: [] for n in names}
+    steps = {}
+    for _ in range(3):
+        for name, fn in zip(names, fns):
+            dt, s = timed(fn)
+            times[name].append(dt)
+            steps[name] = s
+    base = steps[names[0]] / statistics.median(times[names[0]])
+    for name in names:
+        rate = steps[name] / statistics.median(times[name])
+        print(f"   {name:24s} {rate / 1e6:7.1f}   x{rate / base:4.2f} of brute")
+
+
+def table57(threads: int) -> None:
+    gen = np.random.default_rng(57)
+    print("3. table-57 workload: every start of N x N under fixed (sample of 64 starts a board)")
+    rates = {}
+    for n in (100, 150, 200, 250, 300):
+        board = Board(n, n)
+        starts = gen.choice(board.size, 64, replace=False)
+        brute_dt, brute_steps = timed(lambda: brute(board, starts))
+        dt, out = timed(lambda: outcomes(board, "fixed", starts))
+        steps = int(out["steps"][0])
+        rates[n] = steps / dt
+        print(f"   N={n}: {steps / dt / 1e6:6.1f} M steps/s (brute {brute_steps / brute_dt / 1e6:5.1f}), "
+              f"mean visited {out['visited'].mean() / n**2:.3f} of the board")
+    board = Board(300, 300)
+    starts = gen.choice(board.size, 64 * threads, replace=False)
+    parts = np.array_split(starts, threads)
+    with ThreadPoolExecutor(threads) as ex:
+        dt, res = timed(lambda: list(ex.map(lambda s: outcomes(board, "fixed", s)["steps"][0], parts)))
+    rate2 = int(sum(res)) / dt
+    print(f"   N=300 on {threads} threads: {rate2 / 1e6:.1f} M steps/s together")
+    total = sum(n**4 for n in range(6, 301, 2))
+    slow = min(rates.values())
+    print(f"   all starts of every even N in 6..300: at most {total:.3g} steps; "
+          f"at the slowest 1-thread rate {slow / 1e6:.1f} M/s: {total / slow / 60:.1f} min on 1 core, "
+          f"{total / slow / threads / 60:.1f} min on {threads} cores if threads scale; "
+          f"at the measured {threads}-thread rate: {total / rate2 / 60:.1f} min")
+
+
+def squirrel_cull(sc_max: int, threads: int) -> None:
+    def one(m):
+        out = outcomes(Board(m, m), "squirrel-cull", [0])
+        return m, int(out["visited"][0]), int(out["steps"][0])
+
+    ms = list(range(sc_max, 4, -1))
+    with ThreadPoolExecutor(threads) as ex:
+        dt, res = timed(lambda: list(ex.map(one, ms)))
+    steps = sum(r[2] for r in res)
+    bad = sorted((m, v) for m, v, _ in res if v != m * m)
+    print(f"4. squirrel-cull, every m = 5..{sc_max} from (1, 1) on {threads} threads: "
+          f"{dt:.1f} s wall, {steps:.3g} steps, {steps / dt / 1e6:.1f} M steps/s together")
+    if bad:
+        for m, v in bad:
+            print(f"   m={m}: no full tour, {v} of {m * m} squares covered ({m * m - v} left)")
+    else:
+        print("   every m gives a full tour")
+
+
+def peak_rss(n: int) -> None:
+    code = ("import sys, time; from knight.board import Board; from knight.rules import outcomes; "
+            "n = int(sys.argv[1]); t = time.perf_counter(); "
+            "o = outcomes(Board(n, n), 'fixed', [0]); "
+            "print('RESULT', time.perf_counter() - t, int(o['visited'][0]))")
+    print(f"5. one {n}x{n} fixed run from square 0 in a subprocess")
+    timer = shutil.which("time") if os.path.exists("/usr/bin/time") else None
+    for size in (5, n):
+        cmd = [sys.executable, "-c", code, str(size)]
+        if timer:
+            proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+            rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
+        else:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            rss_kb = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
+        m = re.search(r"RESULT (\S+) (\d+)", proc.stdout)
+        if not m:
+            print(proc.stdout, proc.stderr)
+            raise SystemExit(f"the {size}x{size} subprocess failed")
+        print(f"   {size}x{size}: peak RSS {rss_kb / 1024:.0f} MiB, run {float(m.group(1)):.2f} s, "
+              f"{int(m.group(2)):,} of {size * size:,} squares visited")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--sc-max", type=int, default=2000)
+    ap.add_argument("--big", type=int, default=10000, help="side of the peak-RSS board (0: skip)")
+    args = ap.parse_args()
+    warm()
+    big_runs()
+    b50 = Board(50, 50)
+    throughput(b50, np.arange(b50.size), "every start of 50x50")
+    b8 = Board(8, 8)
+    throughput(b8, np.tile(np.arange(64), 200_000 // 64), "8x8, every start repeated")
+    table57(args.threads)
+    squirrel_cull(args.sc_max, args.threads)
+    if args.big:
+        peak_rss(args.big)
+
+
+if __name__ == "__main__":
+    main()

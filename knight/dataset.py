@@ -1,0 +1,169 @@
+"""Parquet datasets written in parts, whole only once their manifest is written.
+
+A dataset folder (``results/runs/board=8x8/``, ``results/rules/runs/study=S/rule=R/``)
+holds part files ``part-NNNN.parquet``, each written atomically (temporary file, then
+rename), and a manifest ``_manifest.json`` written last that lists every part with its
+rows, bytes and SHA-256. So:
+
+- a folder without a manifest is unfinished (a run stopped before its end): readers
+  refuse it, naming the folder;
+- a part that is missing, has another size or another checksum than its manifest says
+  is refused, naming the file;
+- a writer starts by removing the manifest, leftover temporary files and stale parts,
+  so a reused folder never holds rows of two runs.
+
+:func:`scan` is the reader the project ships (``pl.scan_parquet`` over the verified
+parts, Hive partitions as columns).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from knight.io import atomic_path
+
+MANIFEST = "_manifest.json"
+_TMP_GLOB = ".*.tmp"
+
+
+class DatasetError(ValueError):
+    """A dataset or one of its files cannot be trusted; the message names it."""
+
+
+def part_name(k: int) -> str:
+    """File name of part ``k``: ``part-0000.parquet`` (at least four digits)."""
+    return f"part-{k:04d}.parquet"
+
+
+def sha256(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_part(path: str | os.PathLike, *, rows: int | None = None, schema: pa.Schema | None = None) -> int:
+    """Rows of a part file after checking its footer (and ``rows``, ``schema`` if given).
+
+    Raises :class:`DatasetError` naming the file and what to do when it is not a
+    readable Parquet file, or has other rows or columns than expected.
+    """
+    path = Path(path)
+    try:
+        meta = pq.read_metadata(path)
+        have = meta.schema.to_arrow_schema()
+    except (OSError, pa.ArrowException) as exc:
+        raise DatasetError(f"{path}: not a readable Parquet file ({exc}); delete it and rerun to remake it") from None
+    if rows is not None and meta.num_rows != rows:
+        raise DatasetError(f"{path}: {meta.num_rows} rows where {rows} are expected; delete it and rerun to remake it")
+    if schema is not None and not have.remove_metadata().equals(schema.remove_metadata()):
+        raise DatasetError(f"{path}: its columns are not the expected ones; delete it and rerun to remake it")
+    return meta.num_rows
+
+
+def write_manifest(folder: str | os.PathLike, parts: Iterable[str | os.PathLike], *,
+                   rows: Iterable[int] | None = None, schema: pa.Schema | None = None, **info) -> dict:
+    """Check every part (footer, expected rows, schema) and write the folder's manifest last.
+
+    ``info`` (plain JSON values) is stored beside the parts, e.g. the board or the rule.
+    """
+    folder = Path(folder)
+    parts = [Path(p) for p in parts]
+    expected = list(rows) if rows is not None else [None] * len(parts)
+    entries = []
+    for path, want in zip(parts, expected, strict=True):
+        if path.parent.resolve() != folder.resolve():
+            raise DatasetError(f"{path}: not in the dataset folder {folder}")
+        n = check_part(path, rows=want, schema=schema)
+        entries.append({"file": path.name, "rows": n, "bytes": path.stat().st_size, "sha256": sha256(path)})
+    manifest = {"format": 1, "rows": sum(e["rows"] for e in entries), "parts": entries, **info}
+    with atomic_path(folder / MANIFEST) as tmp:
+        tmp.write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def read_manifest(folder: str | os.PathLike) -> dict:
+    """The manifest of a finished dataset folder; :class:`DatasetError` if unfinished."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise DatasetError(f"{folder}: no {MANIFEST}, so the run that wrote it did not finish; rerun it")
+    try:
+        return json.loads(path.read_text())
+    except ValueError as exc:
+        raise DatasetError(f"{path}: unreadable manifest ({exc}); rerun to remake it") from None
+
+
+def verify(folder: str | os.PathLike, *, deep: bool = True) -> list[Path]:
+    """Paths of the parts of a finished folder after checking them against its manifest
+    (existence and size; and SHA-256 if ``deep``)."""
+    folder = Path(folder)
+    out = []
+    for entry in read_manifest(folder)["parts"]:
+        path = folder / entry["file"]
+        if not path.is_file():
+            raise DatasetError(f"{path}: listed in {folder / MANIFEST} but missing; rerun to remake it")
+        if path.stat().st_size != entry["bytes"] or (deep and sha256(path) != entry["sha256"]):
+            raise DatasetError(f"{path}: changed since {folder / MANIFEST} was written; delete it and rerun to remake it")
+        out.append(path)
+    return out
+
+
+def begin(folder: str | os.PathLike) -> None:
+    """Make ``folder`` ready for a fresh run: remove its manifest first (the folder is then
+    unfinished), then every part and leftover temporary file."""
+    folder = Path(folder)
+    if not folder.exists():
+        return
+    (folder / MANIFEST).unlink(missing_ok=True)
+    for path in [*folder.glob("part-*.parquet"), *folder.glob(_TMP_GLOB)]:
+        path.unlink(missing_ok=True)
+
+
+def remove_leftovers(root: str | os.PathLike, *, older_than: float = 0.0) -> list[Path]:
+    """Delete temporary files left under ``root`` by killed writers (not younger than
+    ``older_than`` seconds); return them."""
+    root = Path(root)
+    if not root.exists():
+        return []
+    now = time.time()
+    gone = []
+    for path in root.rglob(_TMP_GLOB):
+        try:
+            if now - path.stat().st_mtime >= older_than:
+                path.unlink()
+                gone.append(path)
+        except FileNotFoundError:
+            pass
+    return gone
+
+
+def dataset_folders(root: str | os.PathLike) -> list[Path]:
+    """Folders under ``root`` (``root`` included) that hold parts or a manifest."""
+    root = Path(root)
+    found = {p.parent for p in root.rglob("part-*.parquet")} | {p.parent for p in root.rglob(MANIFEST)}
+    return sorted(found)
+
+
+def scan(root: str | os.PathLike, *, deep: bool = False, hive: bool = True):
+    """Lazy polars frame over every dataset folder under ``root``, after verifying each
+    against its manifest. Raises :class:`DatasetError` naming an unfinished folder or an
+    untrustworthy file. ``deep`` also checks every part's SHA-256 (reads all bytes)."""
+    import polars as pl
+
+    folders = dataset_folders(root)
+    if not folders:
+        raise DatasetError(f"{root}: no dataset here (no part files, no {MANIFEST})")
+    files = [str(p) for folder in folders for p in verify(folder, deep=deep)]
+    if not files:
+        return pl.scan_parquet(str(Path(root) / "**" / "*.parquet")).head(0)
+    return pl.scan_parquet(files, hive_partitioning=hive)

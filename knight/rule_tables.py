@@ -1,0 +1,169 @@
+"""Aggregates of the rules stage's runs, as polars lazy queries.
+
+Every function takes a ``LazyFrame`` of runs (:data:`knight.studies.RUNS_SCHEMA` plus
+a ``study`` column) and returns a ``LazyFrame``; nothing is collected here. Boards are
+``rows`` x ``cols``; squares appear as indices and 1-based ``row``/``col``.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from knight.tiebreak import RANDOM_RULES
+
+#: Keys of one board of one rule in one study.
+KEYS = ["study", "rule", "rows", "cols"]
+#: Normal quantile of a two-sided 95 % interval.
+Z95 = 1.959963984540054
+
+
+def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson score interval of a proportion ``k / n``: (low, high) expressions."""
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / (1 + z2 / n)
+    # The interval contains p; say so exactly where rounding would put p = 0 or 1 outside.
+    return pl.min_horizontal(centre - half, p).clip(0.0, 1.0), pl.max_horizontal(centre + half, p).clip(0.0, 1.0)
+
+
+def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per study, rule and board: runs, complete, closed, their rates, the mean number of
+    attempts, and for the random rules a 95 % (Wilson) interval of the completion rate
+    (each run taken as an independent trial; null for deterministic rules)."""
+    random = pl.col("rule").is_in(list(RANDOM_RULES))
+    low, high = wilson(pl.col("complete"), pl.col("runs"))
+    return (
+        runs.group_by(KEYS)
+        .agg(
+            pl.len().cast(pl.UInt64).alias("runs"),
+            pl.col("start").n_unique().cast(pl.UInt32).alias("starts"),
+            pl.col("complete").sum().cast(pl.UInt64).alias("complete"),
+            pl.col("closed").sum().cast(pl.UInt64).alias("closed"),
+            pl.col("attempts").cast(pl.Float64).mean().alias("attempts_mean"),
+        )
+        .with_columns(
+            (pl.col("complete") / pl.col("runs")).alias("completion_rate"),
+            (pl.col("closed") / pl.col("runs")).alias("closed_rate"),
+            pl.when(random).then(low).alias("ci_low"),
+            pl.when(random).then(high).alias("ci_high"),
+        )
+        .sort(KEYS)
+    )
+
+
+def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per study and deterministic rule, from (1, 1) (start square 0): boards run, the
+    boards on which the run is not a complete tour (smallest first, as ``RxC`` names),
+    the smallest of them and the largest board run."""
+    name = pl.format("{}x{}", "rows", "cols")
+    corner = runs.filter((pl.col("start") == 0) & ~pl.col("rule").is_in(list(RANDOM_RULES)))
+    return (
+        corner.sort("rows", "cols")
+        .group_by(["study", "rule"], maintain_order=True)
+        .agg(
+            pl.len().cast(pl.UInt32).alias("boards"),
+            name.filter(~pl.col("complete")).alias("failing"),
+            name.filter(~pl.col("complete")).first().alias("first_failure"),
+            pl.col("visited").filter(~pl.col("complete")).first().alias("first_failure_visited"),
+            name.last().alias("largest_board"),
+        )
+        .with_columns(pl.col("failing").list.len().cast(pl.UInt32).alias("failures"))
+        .select("study", "rule", "boards", "largest_board", "failures", "first_failure",
+                "first_failure_visited", "failing")
+        .sort("study", "rule")
+    )
+
+
+def _square(col: str, prefix: str) -> list[pl.Expr]:
+    sq = pl.col(col).cast(pl.Int64)
+    cols = pl.col("cols").cast(pl.Int64)
+    return [(sq // cols + 1).cast(pl.UInt16).alias(f"{prefix}row"), (sq % cols + 1).cast(pl.UInt16).alias(f"{prefix}col")]
+
+
+def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
+    """The thesis's table 57 from runs of one order from every start: per study, rule
+    and board, starts run, complete and closed tours, and the starts whose tour closes
+    (1-based ``(row, col)`` as text)."""
+    label = pl.format("({},{})", *_square("start", "s_"))
+    return (
+        runs.sort(*KEYS, "start")
+        .group_by(KEYS, maintain_order=True)
+        .agg(
+            pl.len().cast(pl.UInt32).alias("starts"),
+            pl.col("complete").sum().cast(pl.UInt32).alias("complete"),
+            pl.col("closed").sum().cast(pl.UInt32).alias("closed"),
+            label.filter(pl.col("closed")).alias("closed_starts"),
+        )
+        .sort(KEYS)
+    )
+
+
+def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
+    """random-order: per study and board, runs still without a complete tour after
+    ``after`` attempts, for ``after`` = 1 .. the most attempts any run made (figure 20)."""
+    ro = runs.filter(pl.col("rule") == "random-order")
+    keys = ["study", "rows", "cols"]
+    total = ro.group_by(keys).agg(
+        pl.len().cast(pl.Int64).alias("runs"), pl.col("attempts").max().cast(pl.Int64).alias("most")
+    )
+    done = (
+        ro.filter(pl.col("complete")).group_by([*keys, "attempts"]).agg(pl.len().cast(pl.Int64).alias("done"))
+        .with_columns(pl.col("attempts").cast(pl.Int64).alias("after")).drop("attempts")
+    )
+    return (
+        total.with_columns(pl.int_ranges(1, pl.col("most") + 1).alias("after")).explode("after")
+        .join(done, on=[*keys, "after"], how="left")
+        .sort(*keys, "after")
+        .with_columns(pl.col("done").fill_null(0).cum_sum().over(keys).alias("done_by"))
+        .select(*keys, "after", "runs", (pl.col("runs") - pl.col("done_by")).alias("incomplete"))
+        .with_columns((pl.col("incomplete") / pl.col("runs")).alias("incomplete_rate"))
+    )
+
+
+def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
+    """Per study, rule, board and square (runs from every start): complete tours ending
+    there and closed tours starting there (figures 27 and 28)."""
+    ending = (
+        runs.filter(pl.col("complete")).group_by([*KEYS, "end"]).agg(pl.len().cast(pl.UInt32).alias("complete_ends"))
+        .rename({"end": "square"})
+    )
+    starting = (
+        runs.filter(pl.col("closed")).group_by([*KEYS, "start"]).agg(pl.len().cast(pl.UInt32).alias("closed_starts"))
+        .rename({"start": "square"})
+    )
+    return (
+        ending.join(starting, on=[*KEYS, "square"], how="full", coalesce=True)
+        .with_columns(pl.col("complete_ends", "closed_starts").fill_null(0), *_square("square", ""))
+        .select(*KEYS, "square", "row", "col", "complete_ends", "closed_starts")
+        .sort(*KEYS, "square")
+    )
+
+
+def times(times: pl.LazyFrame) -> pl.LazyFrame:
+    """Per study, rule and board: runs, knight steps, compute seconds (summed over the
+    jobs' tasks) and steps per second."""
+    return (
+        times.group_by(KEYS)
+        .agg(pl.col("runs").sum(), pl.col("steps").sum(), pl.col("seconds").sum())
+        .with_columns((pl.col("steps") / pl.col("seconds")).alias("steps_per_second"))
+        .sort(KEYS)
+    )
+
+
+def squirrel_cull(runs: pl.LazyFrame) -> pl.LazyFrame:
+    """Squirrel and Cull's runs (from (1, 1) on m x m boards): per study and m, squares
+    visited, the board's squares, the fraction covered, complete and closed."""
+    return (
+        runs.filter(pl.col("rule") == "squirrel-cull")
+        .select(
+            "study",
+            pl.col("rows").alias("m"),
+            "visited",
+            (pl.col("rows").cast(pl.UInt32) * pl.col("cols").cast(pl.UInt32)).alias("squares"),
+            "complete",
+            "closed",
+        )
+        .with_columns((pl.col("visited") / pl.col("squares")).alias("covered"))
+        .sort("study", "m")
+    )

@@ -1,0 +1,499 @@
+"""Warnsdorff runs under every tie-break rule: one numba kernel, batch and single runs.
+
+Rules (:mod:`knight.tiebreak`, docs/conventions.md "Tie-break rules"): ``fixed``,
+``pohl``, ``roth``, ``corner`` (a key narrows the least-degree tie, then the tie order
+decides), ``random`` (a uniform draw among the tie, candidates listed by move number),
+``random-order`` (attempts of ``fixed`` under uniformly drawn orders, stopping at the
+first complete tour or after ``retries`` attempts; a row reports the last attempt) and
+``squirrel-cull`` (:mod:`knight.squirrel_cull`). Random draws come from
+:mod:`knight.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
+does not depend on how starts and trials are split into calls.
+
+Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols + 4)``
+bytes (a 2-square margin removes bounds checks), plus one copy of the initial degrees
+when a call makes more than one walk; the path (4 or 8 bytes a square) only for
+:func:`run`. There is no neighbour table: initial degrees are computed arithmetically.
+Kernels release the GIL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral
+
+import numba as nb
+import numpy as np
+
+from knight.board import MOVES, Board, step_numbers
+from knight.orders import N_ORDERS, all_orders, order_string, parse_order
+from knight.orders import rank as order_rank
+from knight.rng import below, fold, run_key
+from knight.squirrel_cull import schedule
+from knight.tiebreak import (
+    CORNER,
+    FIXED,
+    POHL,
+    RANDOM,
+    RANDOM_ORDER,
+    ROTH,
+    RULES,
+    SQUIRREL_CULL,
+    narrow,
+    rule_code,
+)
+
+#: Degree given to margin squares and to a square when it is visited. Later decrements
+#: (at most 8) leave it at least ``BLOCKED - 8``, far above any true degree (0..8).
+BLOCKED = 100
+#: Degrees below ``LIMIT`` belong to unvisited board squares (the ``limit`` of
+#: :func:`knight.tiebreak.narrow`).
+LIMIT = 9
+MAX_RETRIES = 65535
+_DR = MOVES[:, 0].copy()
+_DC = MOVES[:, 1].copy()
+
+
+def padded_size(rows: int, cols: int) -> int:
+    """Squares of the padded layout: ``(rows + 4) * (cols + 4)``."""
+    return (rows + 4) * (cols + 4)
+
+
+def move_offsets(cols: int) -> np.ndarray:
+    """int64[8]: padded index step of each move (0-based move numbers)."""
+    return (MOVES[:, 0] * (cols + 4) + MOVES[:, 1]).astype(np.int64)
+
+
+@nb.njit(nogil=True, cache=True)
+def _border_degree(r, c, rows, cols):
+    n = 0
+    for k in range(8):
+        rr = r + _DR[k]
+        cc = c + _DC[k]
+        if rr >= 0 and rr < rows and cc >= 0 and cc < cols:
+            n += 1
+    return n
+
+
+@nb.njit(nogil=True, cache=True)
+def fill_degrees(deg, rows, cols):
+    """Fill the padded int8 board ``deg``: each square's number of on-board knight
+    moves, ``BLOCKED`` on the margin. Squares two or more away from every edge have 8."""
+    width = cols + 4
+    deg[:] = BLOCKED
+    for r in range(rows):
+        base = (r + 2) * width + 2
+        if r >= 2 and r < rows - 2:
+            for c in range(2, cols - 2):
+                deg[base + c] = 8
+            for c in range(min(2, cols)):
+                deg[base + c] = _border_degree(r, c, rows, cols)
+            for c in range(max(2, cols - 2), cols):
+                deg[base + c] = _border_degree(r, c, rows, cols)
+        else:
+            for c in range(cols):
+                deg[base + c] = _border_degree(r, c, rows, cols)
+
+
+@nb.njit(nogil=True, cache=True)
+def _set_order(order, offsets, ooff, omove):
+    for i in range(8):
+        omove[i] = order[i]
+        ooff[i] = offsets[order[i]]
+
+
+@nb.njit(nogil=True, cache=True)
+def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path, ooff, omove):
+    """One run from padded square ``p0`` on the prepared board ``deg`` (left dirty).
+
+    ``orders`` (uint8[k, 8], 0-based moves in priority order) and ``switches``
+    (int64[k], padded square or -1) are the schedule: order ``j`` applies until the knight
+    stands on ``switches[j]``; then order ``j + 1`` applies from the move out of that
+    square on. Every rule but squirrel-cull has one order. ``key`` is the random
+    stream (rule ``random``). ``path`` receives the padded squares when non-empty;
+    ``ooff``/``omove`` are int64[8] scratch.
+    Returns (squares visited, residual tie points, last padded square).
+    """
+    store = path.shape[0] > 0
+    stage = 0
+    _set_order(orders[0], offsets, ooff, omove)
+    switch = switches[0]
+    draws = np.uint64(0)
+    cur = p0
+    deg[cur] = BLOCKED
+    if store:
+        path[0] = cur
+    n = 1
+    ties = 0
+    while True:
+        if cur == switch:
+            stage += 1
+            _set_order(orders[stage], offsets, ooff, omove)
+            switch = switches[stage]
+        # Mark the neighbours' loss of ``cur`` and pick the least degree in one pass:
+        # the candidates are exactly the squares whose degree ``cur`` lowers.
+        best = -1
+        bestd = LIMIT
+        cnt = 0
+        mask = 0
+        for i in range(8):
+            u = cur + ooff[i]
+            d = deg[u] - 1
+            deg[u] = d
+            if d < bestd:
+                bestd = d
+                best = u
+                cnt = 1
+                mask = 1 << omove[i]
+            elif d == bestd:
+                cnt += 1
+                mask |= 1 << omove[i]
+        if best < 0:
+            break
+        if cnt > 1:
+            if rule == POHL or rule == ROTH or rule == CORNER:
+                mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, LIMIT)
+                cnt = 0
+                for m in range(8):
+                    cnt += (mask >> m) & 1
+                for i in range(8):
+                    if (mask >> omove[i]) & 1:
+                        best = cur + ooff[i]
+                        break
+            elif rule == RANDOM:
+                j, draws = below(key, draws, np.uint64(cnt))
+                for m in range(8):
+                    if (mask >> m) & 1:
+                        if j == 0:
+                            best = cur + offsets[m]
+                            break
+                        j -= 1
+            ties += cnt > 1
+        cur = best
+        deg[cur] = BLOCKED
+        if store:
+            path[n] = cur
+        n += 1
+    return n, ties, cur
+
+
+@nb.njit(nogil=True, cache=True)
+def run_batch(rule, rows, cols, starts, trials, orders, switches, order_table, seed, retries,
+              deg, path, attempts_out, order_out, visited_out, end_out, complete_out,
+              closed_out, ties_out):
+    """Every pair (``starts[a]``, ``trials[b]``) into row ``a * len(trials) + b``.
+
+    ``starts`` are board square indices; ``orders``/``switches`` the schedule of
+    :func:`_walk` in padded squares (the rule's order, or squirrel-cull's schedule;
+    ignored by random-order, which draws rows of ``order_table``, uint8[40320, 8]);
+    ``deg`` a scratch padded int8 board; ``path`` receives the last walk's padded
+    squares when non-empty. ``order_out`` gets the drawn rank for random-order only.
+    Returns the knight steps walked over all runs and attempts.
+    """
+    width = cols + 4
+    size = rows * cols
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = _DR[k] * width + _DC[k]
+    ooff = np.empty(8, np.int64)
+    omove = np.empty(8, np.int64)
+    one_switch = np.full(1, -1, np.int64)
+    nt = trials.shape[0]
+    walks = starts.shape[0] * nt * (retries if rule == RANDOM_ORDER else 1)
+    fill_degrees(deg, rows, cols)
+    deg0 = deg.copy() if walks > 1 else deg[:0]
+    dirty = False
+    steps = 0
+    for a in range(starts.shape[0]):
+        s = starts[a]
+        p0 = (s // cols + 2) * width + s % cols + 2
+        for b in range(nt):
+            row = a * nt + b
+            key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols),
+                          np.uint64(s), np.uint64(trials[b]))
+            attempt = 0
+            while True:
+                if dirty:
+                    deg[:] = deg0
+                dirty = True
+                if rule == RANDOM_ORDER:
+                    rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0),
+                                    np.uint64(40320))
+                    r = np.int64(rank)
+                    n, ties, pend = _walk(FIXED, deg, offsets, width, rows, cols, p0,
+                                          order_table[r:r + 1], one_switch, key, path,
+                                          ooff, omove)
+                    order_out[row] = r
+                else:
+                    n, ties, pend = _walk(rule, deg, offsets, width, rows, cols, p0, orders,
+                                          switches, key, path, ooff, omove)
+                steps += n - 1
+                attempt += 1
+                if rule != RANDOM_ORDER or n == size or attempt == retries:
+                    break
+            closed = False
+            if n == size:
+                for k in range(8):
+                    if pend + offsets[k] == p0:
+                        closed = True
+            attempts_out[row] = attempt
+            visited_out[row] = n
+            end_out[row] = (pend // width - 2) * cols + pend % width - 2
+            complete_out[row] = n == size
+            closed_out[row] = closed
+            ties_out[row] = ties
+    return steps
+
+
+@nb.njit(nogil=True, cache=True)
+def run_pairs(rule, rows, cols, starts, ranks, order_table, deg, visited_out, end_out,
+              complete_out, closed_out, ties_out):
+    """Every pair (``starts[i]``, ``ranks[i]``) into row ``i``: ``rule`` (fixed, pohl,
+    roth or corner) with the tie order of row ``ranks[i]`` of ``order_table``
+    (uint8[40320, 8]). ``deg`` is a scratch padded int8 board. Returns the knight steps."""
+    width = cols + 4
+    size = rows * cols
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = _DR[k] * width + _DC[k]
+    ooff = np.empty(8, np.int64)
+    omove = np.empty(8, np.int64)
+    one_switch = np.full(1, -1, np.int64)
+    no_path = np.empty(0, np.int32)
+    order = np.empty((1, 8), np.uint8)
+    fill_degrees(deg, rows, cols)
+    deg0 = deg.copy()
+    steps = 0
+    for i in range(starts.shape[0]):
+        if i:
+            deg[:] = deg0
+        s = starts[i]
+        p0 = (s // cols + 2) * width + s % cols + 2
+        order[0, :] = order_table[ranks[i]]
+        n, ties, pend = _walk(rule, deg, offsets, width, rows, cols, p0, order, one_switch,
+                              np.uint64(0), no_path, ooff, omove)
+        steps += n - 1
+        closed = False
+        if n == size:
+            for k in range(8):
+                if pend + offsets[k] == p0:
+                    closed = True
+        visited_out[i] = n
+        end_out[i] = (pend // width - 2) * cols + pend % width - 2
+        complete_out[i] = n == size
+        closed_out[i] = closed
+        ties_out[i] = ties
+    return steps
+
+
+# --- Python API -----------------------------------------------------------------
+def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+    if not isinstance(value, Integral) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        raise ValueError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def _order_moves(order) -> np.ndarray:
+    if isinstance(order, str):
+        return parse_order(order)
+    rank = _check_int("order rank", order, 0, N_ORDERS - 1)
+    return all_orders()[rank]
+
+
+def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, int]:
+    """(orders, padded switches, order rank or -1) of a rule on ``board``."""
+    if code == SQUIRREL_CULL:
+        if board.rows != board.cols or board.rows < 5:
+            raise ValueError(
+                f"squirrel-cull needs a square board of side at least 5, got {board.name}")
+        orders, switches = schedule(board.rows)
+        on = switches >= 0
+        r, c = np.divmod(switches[on], board.cols)
+        switches[on] = (r + 2) * (board.cols + 4) + c + 2
+        return orders, switches, -1
+    moves = _order_moves(order)
+    used = -1 if code in (RANDOM, RANDOM_ORDER) else order_rank(moves)
+    return np.ascontiguousarray(moves[None, :]), np.full(1, -1, np.int64), used
+
+
+def _starts(board: Board, starts) -> np.ndarray:
+    arr = np.atleast_1d(np.asarray(starts))
+    if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"starts must be square indices (integers), got {starts!r}")
+    bad = (arr < 0) | (arr >= board.size)
+    if bad.any():
+        raise ValueError(f"start {int(arr[bad][0])} is off the {board.name} board")
+    return np.ascontiguousarray(arr, dtype=np.uint32)
+
+
+def _trials(trials) -> np.ndarray:
+    if trials is None:
+        return np.zeros(1, np.uint32)
+    if isinstance(trials, Integral) and not isinstance(trials, bool):
+        if trials < 1:
+            raise ValueError(f"trials must be at least 1, got {trials}")
+        return np.arange(int(trials), dtype=np.uint32)
+    arr = np.atleast_1d(np.asarray(trials))
+    if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"trials must be a count or trial numbers, got {trials!r}")
+    if arr.size and (arr.min() < 0 or arr.max() >= 2**32):
+        raise ValueError(f"trial numbers must be in 0..{2**32 - 1}, got {trials!r}")
+    return np.ascontiguousarray(arr, dtype=np.uint32)
+
+
+def _prepare(board, rule, order, seed, retries):
+    if not isinstance(board, Board):
+        raise ValueError(f"board must be a knight.board.Board, got {board!r}")
+    code = rule_code(rule)
+    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    retries = _check_int("retries", retries, 1, MAX_RETRIES)
+    orders, switches, rank = _schedule(board, code, order)
+    return code, seed, retries, orders, switches, rank
+
+
+def _call(board, code, starts, trials, orders, switches, seed, retries, path):
+    n = len(starts) * len(trials)
+    out = {
+        "start": np.repeat(starts, len(trials)),
+        "trial": np.tile(trials, len(starts)),
+        "attempts": np.empty(n, np.uint16),
+        "order": np.empty(n, np.int32),
+        "visited": np.empty(n, np.uint32),
+        "end": np.empty(n, np.uint32),
+        "complete": np.empty(n, np.bool_),
+        "closed": np.empty(n, np.bool_),
+        "ties": np.empty(n, np.uint32),
+    }
+    if n == 0:
+        out["steps"] = np.zeros(1, np.int64)
+        return out
+    deg = np.empty(padded_size(board.rows, board.cols), np.int8)
+    steps = run_batch(code, board.rows, board.cols, starts, trials, orders, switches,
+                      all_orders(), np.uint64(seed), retries, deg, path, out["attempts"],
+                      out["order"], out["visited"], out["end"], out["complete"],
+                      out["closed"], out["ties"])
+    out["steps"] = np.array([steps], np.int64)
+    return out
+
+
+def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarray]:
+    """Outcomes of the pairs (``starts[i]``, ``ranks[i]``): ``rule`` (fixed, pohl, roth,
+    corner) under the tie order of rank ``ranks[i]``, as arrays ``visited`` u32, ``end``
+    u32, ``complete``, ``closed`` (bool), ``ties`` u16 (residual tie points) indexed like
+    the pairs, and ``steps`` (int64[1]). Brute force over (start, order) pairs: the
+    independent check of the tie-tree engine."""
+    code = rule_code(rule)
+    if code not in (FIXED, POHL, ROTH, CORNER):
+        raise ValueError(f"rule {rule!r}: pairs of (start, tie order) need fixed, pohl, roth or corner")
+    starts = _starts(board, starts)
+    ranks = np.ascontiguousarray(np.atleast_1d(np.asarray(ranks)), dtype=np.int64)
+    if ranks.shape != starts.shape:
+        raise ValueError("starts and ranks must have the same length")
+    if ranks.size and (ranks.min() < 0 or ranks.max() >= N_ORDERS):
+        raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
+    n = len(starts)
+    out = {"visited": np.empty(n, np.uint32), "end": np.empty(n, np.uint32), "complete": np.empty(n, np.bool_),
+           "closed": np.empty(n, np.bool_), "ties": np.empty(n, np.uint16)}
+    steps = 0
+    if n:
+        deg = np.empty(padded_size(board.rows, board.cols), np.int8)
+        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), deg, out["visited"],
+                          out["end"], out["complete"], out["closed"], out["ties"])
+    out["steps"] = np.array([steps], np.int64)
+    return out
+
+
+def outcomes(board: Board, rule: str, starts, trials=None, *, order="12345678", seed=0,
+             retries=1) -> dict[str, np.ndarray]:
+    """Outcomes of ``rule`` for every start x every trial, start-major.
+
+    ``starts``: board square indices; ``trials``: ``None`` (trial 0), a count ``t``
+    (trials ``0..t-1``) or explicit trial numbers. Row ``a * len(trials) + b`` is start
+    ``starts[a]``, trial ``trials[b]``; the trial number only matters to random rules
+    (with a given seed, a row is the same however the pairs are split into calls).
+    ``order`` (string or rank) is the tie order of fixed, pohl, roth and corner (checked
+    but unused by the other rules); ``retries`` bounds random-order's attempts.
+
+    Returns numpy arrays indexed like the rows: ``start`` u32, ``trial`` u32,
+    ``attempts`` u16, ``order`` int32 (rank of the tie order used: the rule's, the last
+    attempt's for random-order, -1 for random and squirrel-cull), ``visited`` u32,
+    ``end`` u32 (square index), ``complete``, ``closed`` (bool), ``ties`` u32 (residual
+    tie points of the last attempt: steps where two or more candidates were left after
+    the rule's own key), and ``steps`` (int64[1]: knight steps over all attempts).
+    """
+    code, seed, retries, orders, switches, rank = _prepare(board, rule, order, seed, retries)
+    starts = _starts(board, starts)
+    trials = _trials(trials)
+    out = _call(board, code, starts, trials, orders, switches, seed, retries,
+                np.empty(0, np.int32))
+    if code != RANDOM_ORDER:
+        out["order"][:] = rank
+    return out
+
+
+@dataclass(frozen=True)
+class RuleRun:
+    """One run of a rule: ``path`` holds the visited squares in order (start first)."""
+
+    board: Board
+    start: int
+    rule: str
+    order: str | None
+    path: np.ndarray
+    attempts: int
+    ties: int
+
+    @property
+    def visited(self) -> int:
+        return len(self.path)
+
+    @property
+    def end(self) -> int:
+        return int(self.path[-1])
+
+    @property
+    def complete(self) -> bool:
+        return self.visited == self.board.size
+
+    @property
+    def closed(self) -> bool:
+        return self.complete and self.board.is_knight_move(self.start, self.end)
+
+    def numbering(self) -> np.ndarray:
+        """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
+        return step_numbers(self.board, self.path)
+
+
+def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0,
+        retries=1) -> RuleRun:
+    """The run of ``rule`` from square index ``start``, with its path (of the last
+    attempt for random-order). ``order`` is the reported tie order: the rule's, the last
+    attempt's for random-order, ``None`` for random and squirrel-cull."""
+    code, seed, retries, orders, switches, rank = _prepare(board, rule, order, seed, retries)
+    starts = _starts(board, [start] if isinstance(start, Integral) else start)
+    if len(starts) != 1:
+        raise ValueError(f"start must be one square index, got {start!r}")
+    trial = _check_int("trial", trial, 0, 2**32 - 1)
+    big = padded_size(board.rows, board.cols) >= 2**31
+    path = np.empty(board.size, np.int64 if big else np.int32)
+    out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed,
+                retries, path)
+    n = int(out["visited"][0])
+    width = board.cols + 4
+    p = path[:n].astype(np.int64)
+    squares = (p // width - 2) * board.cols + p % width - 2
+    if code == RANDOM_ORDER:
+        used = order_string(all_orders()[int(out["order"][0])])
+    elif code in (RANDOM, SQUIRREL_CULL):
+        used = None
+    else:
+        used = order_string(orders[0])
+    return RuleRun(board, int(starts[0]), RULES[code], used, squares,
+                   int(out["attempts"][0]), int(out["ties"][0]))
+
+
+__all__ = ["BLOCKED", "LIMIT", "RuleRun", "fill_degrees", "move_offsets", "outcomes",
+           "padded_size", "pair_outcomes", "run", "run_batch", "run_pairs"]

@@ -1,0 +1,139 @@
+"""The configuration layer (knight.config): every section's bad values, named by key and value."""
+
+import copy
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from knight.config import ConfigError, load
+
+DEFAULT = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "..", "config", "config.yaml")))
+
+
+def with_(path: str, value, base=None):
+    """The default config with ``path`` (dotted, [i] for list items) set to ``value``."""
+    cfg = copy.deepcopy(base if base is not None else DEFAULT)
+    keys = path.replace("]", "").replace("[", ".").split(".")
+    node = cfg
+    for k in keys[:-1]:
+        node = node[int(k)] if k.isdigit() else node.setdefault(k, {})
+    last = keys[-1]
+    node[int(last) if last.isdigit() else last] = value
+    return cfg
+
+
+# (config, text every message must contain): key and value named.
+BAD = [
+    # sweep
+    (with_("sweep.boards", [2]), "config key sweep.boards[0]: 2: a board needs both sides at least 3"),
+    (with_("sweep.boards", ["300x300"]), "config key sweep.boards[0]: '300x300': 90,000 squares is more than this stage's limit of 65,536"),
+    (with_("sweep.orders", ["12345677"]), "config key sweep.orders[0]: '12345677': not a permutation"),
+    (with_("sweep.starts", [[9, 1]]), "config key sweep.starts[0]: [9, 1]: off the 5x5 board"),
+    (with_("sweep.chunk_runs", 0), "config key sweep.chunk_runs: 0:"),
+    (with_("sweep.colour", "blue"), "config key sweep.colour: unknown key"),
+    # dask
+    (with_("dask.workers", 0), "config key dask.workers: 0"),
+    (with_("dask.scheduler_file", "s.json", with_("dask.scheduler", "tcp://x:1")),
+     "config key dask.scheduler_file: 's.json': give dask.scheduler or dask.scheduler_file, not both"),
+    # queens
+    (with_("queens.instances", [{"problem": "dominate", "n": 8, "k": 70}]),
+     "config key queens.instances[0].k: 70: 70 queens do not fit on the 8x8 board"),
+    (with_("queens.instances", [{"problem": "place", "n": 40}]),
+     "config key queens.instances[0].n: 40: above the N-queens search's limit of 32"),
+    (with_("queens.instances", [{"problem": "place", "n": 8, "k": 3}]), "config key queens.instances[0]:"),
+    (with_("queens.sets.dominate", [[8, 99]]), "config key queens.sets.dominate[0].k: 99: 99 queens do not fit"),
+    (with_("queens.sets.dominate", [[8]]), "config key queens.sets.dominate[0]: [8]"),
+    (with_("queens.repeats", 0), "config key queens.repeats: 0"),
+    # exact
+    (with_("exact.construct.boards", [7]), "config key exact.construct.boards[0]: 7:"),
+    (with_("exact.backtrack.boards", [{"board": "2y3"}]), "config key exact.backtrack.boards[0].board: '2y3'"),
+    (with_("exact.backtrack.prune", ["sideways"]), "config key exact.backtrack.prune[0]: 'sideways'"),
+    # figures
+    (with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345678"}]),
+     "config key figures.tours[0].start: [9, 1]: off the 8x8 board"),
+    (with_("figures.tours", [{"board": 8, "start": [1, 1], "order": "12345677"}]),
+     "config key figures.tours[0].order: '12345677': not a permutation"),
+    (with_("figures.dpi", 5), "config key figures.dpi: 5"),
+    # rules
+    (with_("rules.studies[0].rules", ["sideways"]), "config key rules.studies[0].rules[0]: 'sideways'"),
+    (with_("rules.settings.random.seed", "x"), "config key rules.settings.random.seed: 'x'"),
+    (with_("rules.settings.random.seed", 1.5), "config key rules.settings.random.seed: 1.5"),
+    (with_("rules.settings.random-order.trials", 0), "config key rules.settings.random-order.trials: 0"),
+    (with_("rules.studies[0].boards", ["8x9"]), "config key rules.studies[0].boards: 8x9: squirrel-cull needs a square board"),
+    (with_("rules.studies[0].boards", [4]), "config key rules.studies[0].boards: 4x4: squirrel-cull needs a square board of side 5 or more"),
+    (with_("rules.studies[1].starts", [[31, 1]]), "config key rules.studies[1].starts[0]: [31, 1]: off the 5x5 board"),
+    (with_("rules.studies[1].name", "corner"), "config key rules.studies[1].name: 'corner': another study has this name"),
+    (with_("rules.studies[0].orders", "all"), "config key rules.studies[0].orders: 'all': only fixed, pohl, roth, corner take tie orders"),
+    (with_("rules.studies[0].boards", {"from": 9, "to": 5}), "config key rules.studies[0].boards: {'from': 9, 'to': 5, 'step': 1}: board range is empty"),
+    (with_("rules.studies[0].starts", "all"), "config key rules.studies[0].starts: 'all': squirrel-cull starts from (1, 1) only"),
+]
+
+
+@pytest.mark.parametrize("cfg, message", BAD, ids=[m.split(":")[0].removeprefix("config key ") + f"-{i}"
+                                                   for i, (_, m) in enumerate(BAD)])
+def test_bad_value_is_named(cfg, message):
+    with pytest.raises(ConfigError) as info:
+        load(cfg)
+    text = str(info.value)
+    assert message in text, text
+    assert text.startswith("invalid configuration:")
+    # one line per problem, each naming a key
+    assert all(line.strip().startswith("config key ") for line in text.splitlines()[1:])
+
+
+def test_default_config_is_valid_and_untouched():
+    before = copy.deepcopy(DEFAULT)
+    cfg = load(DEFAULT)
+    assert DEFAULT == before
+    assert cfg["rules"]["settings"]["random-order"]["retries"] == 10
+    assert cfg["dask"]["scheduler_file"] is None
+
+
+def test_every_problem_reported_at_once():
+    cfg = with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345677"}],
+                with_("queens.instances", [{"problem": "dominate", "n": 8, "k": 70}],
+                      with_("sweep.boards", [2, 5])))
+    with pytest.raises(ConfigError) as info:
+        load(cfg)
+    assert len(str(info.value).splitlines()) == 1 + 4
+
+
+def test_defaults_filled_for_absent_sections():
+    cfg = load({"sweep": {"boards": [5]}})
+    assert cfg["queens"]["repeats"] == 3 and cfg["exact"]["backtrack"]["limit"] == 500000
+    assert cfg["rules"]["settings"]["pohl"]["order"] == "12345678" and cfg["rules"]["studies"] == []
+    assert cfg["figures"]["dpi"] == 150
+
+
+def test_lists_in_canonical_order():
+    a = load(with_("sweep.orders", ["87654321", "12345678", "87654321"]))
+    b = load(with_("sweep.orders", ["12345678", "87654321"]))
+    assert a["sweep"]["orders"] == b["sweep"]["orders"] == ["12345678", "87654321"]
+
+
+RULES_BAD = [
+    ("rules.studies[0].rules", ["sideways"], "rules.studies[0].rules[0]: 'sideways'"),
+    ("rules.settings.random.seed", "x", "rules.settings.random.seed: 'x'"),
+    ("rules.settings.random.trials", 0, "rules.settings.random.trials: 0"),
+    ("rules.studies[0].boards", [4], "rules.studies[0].boards: 4x4: squirrel-cull needs a square board of side 5"),
+    ("rules.studies[0].starts", [[1, 9]], "rules.studies[0].starts: [[1, 9]]"),
+    ("rules.studies[1].starts", [[6, 1]], "rules.studies[1].starts[0]: [6, 1]: off the 5x5 board"),
+]
+
+
+@pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[p for p, _, _ in RULES_BAD])
+def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
+    """Through Snakemake: the rules stage's bad values stop the run at once, named, nothing written."""
+    cfg = with_(path, value, {"sweep": {"boards": [5]}, "rules": {"studies": [
+        {"name": "a", "rules": ["fixed", "squirrel-cull"], "boards": [5, 6]},
+        {"name": "b", "rules": ["random"], "boards": [5], "starts": "all"}]}})
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
+    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--cores", "1",
+                          "--directory", str(tmp_path), "--configfile", str(tmp_path / "bad.yaml")],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode != 0
+    assert message in res.stderr + res.stdout
+    assert not (tmp_path / "results").exists()

@@ -1,0 +1,216 @@
+"""The numba rule kernels (knight.rules, knight.rng, knight.squirrel_cull) against the
+plain references of tests/naive_rules.py."""
+
+import naive_rules as nr
+import numpy as np
+import pytest
+
+from knight import rng
+from knight.board import Board
+from knight.rules import outcomes, run
+from knight.squirrel_cull import schedule
+from knight.warnsdorff import outcomes as fixed_outcomes
+
+U64 = 2**64
+EDGE_WORDS = [0, 1, 2, 2**32 - 1, 2**32, 2**63 - 1, 2**63, U64 - 2, U64 - 1]
+FIELDS = ("visited", "end", "complete", "closed", "attempts", "order", "ties")
+
+
+def _rank(text):
+    return nr.ORDER_STRINGS.index(text) if text is not None else -1
+
+
+def _row(out, i):
+    return tuple(int(out[k][i]) for k in FIELDS)
+
+
+def _want(rows, cols, start, rule, order, seed, trial, retries):
+    w = nr.run(rows, cols, start, rule, order, seed, trial, retries)
+    return tuple(int(x) for x in (w["visited"], w["end"], w["complete"], w["closed"],
+                                  w["attempts"], _rank(w["order"]), w["ties"])), w
+
+
+# --- the generator ----------------------------------------------------------------
+def test_rng_matches_reference():
+    gen = np.random.default_rng(1)
+    words = EDGE_WORDS + [int(x) for x in gen.integers(0, U64, 200, dtype=np.uint64)]
+    for w in words:
+        assert rng.mix(w) == nr.mix(w)
+    for _ in range(300):
+        ws = [words[int(gen.integers(len(words)))] for _ in range(int(gen.integers(5, 7)))]
+        assert rng.stream_key(*ws) == nr.stream_key(*ws)
+        if len(ws) == 5:
+            assert rng.run_key(*ws) == nr.stream_key(*ws)
+    for key in words[:40]:
+        for i in EDGE_WORDS[:6] + [int(gen.integers(0, 1000))]:
+            assert rng.draw(key, i) == nr.draw(key, i)
+            for n in (1, 2, 3, 7, 40320, 2**63 + 1, U64 - 1):
+                value, nxt = rng.below(key, i, n)
+                want_value, want_next = nr.below(key, i, n)
+                assert (value, nxt) == (want_value, want_next % U64)
+
+
+def test_below_rejects_low_outputs():
+    # n = 2**63 + 1: outputs below 2**63 - 1 are rejected, so about half the draws skip.
+    n, skipped = 2**63 + 1, 0
+    for key in range(200):
+        value, nxt = rng.below(key, 0, n)
+        assert 0 <= value < n
+        skipped += nxt - 1
+        assert rng.draw(key, nxt - 1) >= (U64 % n) and all(
+            rng.draw(key, j) < U64 % n for j in range(nxt - 1))
+    assert 60 < skipped < 340
+
+
+@pytest.mark.parametrize("n", [3, 8, 40320])
+def test_below_is_uniform(n):
+    """Chi-square over fixed keys (deterministic): fails only if `below` is biased."""
+    draws = 30 * n if n < 100 else 8 * n
+    counts = np.zeros(n, np.int64)
+    for t in range(draws):
+        value, _ = rng.below(rng.run_key(7, n, n, 0, t), 0, n)
+        counts[value] += 1
+    expected = draws / n
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    # Mean n - 1, sd sqrt(2 (n - 1)): 6 sd is far beyond chance for an unbiased draw.
+    assert abs(chi2 - (n - 1)) < 6 * np.sqrt(2 * (n - 1)) + 10, chi2
+
+
+# --- every rule against the reference -----------------------------------------------
+BOARDS = [(3, 3), (3, 4), (4, 4), (5, 5), (5, 7), (6, 6), (7, 3), (7, 7), (8, 8), (6, 11),
+          (9, 9), (10, 4), (11, 11), (12, 12), (12, 9)]
+
+
+@pytest.mark.parametrize("rule", [r for r in nr.RULES if r != "squirrel-cull"])
+def test_rule_matches_reference(rule):
+    gen = np.random.default_rng(abs(hash(rule)) % 1000)
+    for rows, cols in BOARDS:
+        board = Board(rows, cols)
+        starts = gen.choice(board.size, size=min(3, board.size), replace=False)
+        order = nr.ORDER_STRINGS[int(gen.integers(40320))]
+        seed = int(gen.integers(0, 2**40))
+        trials = [int(t) for t in gen.integers(0, 1000, 2)]
+        retries = int(gen.integers(1, 6))
+        out = outcomes(board, rule, starts, trials, order=order, seed=seed, retries=retries)
+        assert len(out["visited"]) == len(starts) * len(trials)
+        steps = 0
+        for i, (s, t) in enumerate((s, t) for s in starts for t in trials):
+            assert (out["start"][i], out["trial"][i]) == (s, t)
+            want, w = _want(rows, cols, int(s), rule, order, seed, t, retries)
+            assert _row(out, i) == want, (rows, cols, s, t)
+            if rule == "random-order":
+                for a in range(w["attempts"]):
+                    rank, _ = nr.below(nr.stream_key(seed, rows, cols, int(s), t, a), 0, 40320)
+                    steps += len(nr.walk(rows, cols, int(s), "fixed", nr.ORDER_STRINGS[rank])[0]) - 1
+            else:
+                steps += w["visited"] - 1
+        assert out["steps"][0] == steps
+        s, t = int(starts[0]), trials[0]
+        r = run(board, s, rule, order=order, seed=seed, trial=t, retries=retries)
+        w = nr.run(rows, cols, s, rule, order, seed, t, retries)
+        assert list(r.path) == w["path"]
+        assert (r.visited, r.end, r.complete, r.closed, r.attempts, r.order, r.ties) == (
+            w["visited"], w["end"], w["complete"], w["closed"], w["attempts"], w["order"], w["ties"])
+
+
+def test_worked_example_and_rank_order():
+    r = run(Board(8, 8), 0, "fixed", order=0)
+    assert r.order == "12345678" and r.complete and not r.closed
+    assert Board(8, 8).human(r.end) == (2, 7)
+    assert r.numbering()[0].tolist() == [1, 48, 15, 32, 53, 28, 13, 30]
+
+
+# --- Squirrel & Cull ---------------------------------------------------------------
+def test_squirrel_cull_schedule_matches_reference():
+    for m in range(5, 201):
+        orders, switches = schedule(m)
+        want = nr.squirrel_cull_schedule(m)
+        assert len(orders) == len(want)
+        for j, (text, square) in enumerate(want):
+            assert "".join(str(int(x) + 1) for x in orders[j]) == text
+            assert switches[j] == (-1 if square is None else square[0] * m + square[1]), (m, j)
+
+
+def test_squirrel_cull_runs_match_reference():
+    for m in range(5, 41):
+        board = Board(m, m)
+        r = run(board, 0, "squirrel-cull")
+        w = nr.run(m, m, 0, "squirrel-cull")
+        assert list(r.path) == w["path"], m
+        assert (r.ties, r.order, r.attempts) == (w["ties"], None, 1)
+        out = outcomes(board, "squirrel-cull", [0, m * m - 1])
+        assert _row(out, 0) == _want(m, m, 0, "squirrel-cull", "12345678", 0, 0, 1)[0]
+        assert _row(out, 1) == _want(m, m, m * m - 1, "squirrel-cull", "12345678", 0, 0, 1)[0]
+
+
+# --- fixed against the brute kernel on larger boards --------------------------------
+@pytest.mark.parametrize("rows, cols", [(20, 20), (31, 17), (16, 45), (60, 60)])
+def test_fixed_matches_run_batch(rows, cols):
+    gen = np.random.default_rng(rows * cols)
+    board = Board(rows, cols)
+    for rank in gen.integers(0, 40320, 6):
+        starts = gen.integers(0, board.size, 12)
+        got = outcomes(board, "fixed", starts, order=int(rank))
+        want = fixed_outcomes(board, starts, np.full(len(starts), rank))
+        for k in ("visited", "end", "complete", "closed", "ties"):
+            assert (got[k].astype(np.int64) == want[k].astype(np.int64)).all(), (k, rank)
+        assert (got["order"] == rank).all()
+
+
+# --- splitting work does not change rows --------------------------------------------
+@pytest.mark.parametrize("rule", ["random", "random-order"])
+def test_rows_independent_of_splitting(rule):
+    board = Board(7, 9)
+    starts = np.arange(0, board.size, 5)
+    whole = outcomes(board, rule, starts, 6, seed=99, retries=3)
+    parts = [outcomes(board, rule, starts[:4], [0, 1, 2], seed=99, retries=3),
+             outcomes(board, rule, starts[:4], [3, 4, 5], seed=99, retries=3),
+             outcomes(board, rule, starts[4:], [5, 4, 3, 2, 1, 0], seed=99, retries=3)]
+    rows = {}
+    for part in parts:
+        for i in range(len(part["start"])):
+            rows[(int(part["start"][i]), int(part["trial"][i]))] = _row(part, i)
+    for i in range(len(whole["start"])):
+        assert rows[(int(whole["start"][i]), int(whole["trial"][i]))] == _row(whole, i)
+    assert sum(int(p["steps"][0]) for p in parts) == int(whole["steps"][0])
+    other = outcomes(board, rule, starts, 6, seed=100, retries=3)
+    assert any(_row(other, i) != _row(whole, i) for i in range(len(starts) * 6))
+
+
+# --- odd boards -------------------------------------------------------------------
+@pytest.mark.parametrize("rule", nr.RULES[:6])
+def test_odd_boards(rule):
+    for rows, cols in [(1, 1), (1, 5), (2, 2), (3, 3), (3, 4), (4, 3)]:
+        board = Board(rows, cols)
+        out = outcomes(board, rule, np.arange(board.size), 2, seed=5, retries=2)
+        for i in range(len(out["start"])):
+            s, t = int(out["start"][i]), int(out["trial"][i])
+            assert _row(out, i) == _want(rows, cols, s, rule, "12345678", 5, t, 2)[0]
+    center = outcomes(Board(3, 3), rule, [4])
+    assert (center["visited"][0], center["end"][0]) == (1, 4)
+    for s in (0, 1500, 2999):
+        r = run(Board(1000, 3), s, rule, seed=1, retries=2)
+        assert list(r.path) == nr.run(1000, 3, s, rule, seed=1, retries=2)["path"]
+
+
+# --- input checks -----------------------------------------------------------------
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(rule="warnsdorff"), "rule 'warnsdorff' is not one of"),
+    (dict(rule="squirrel-cull", board=Board(6, 7)), "square board of side at least 5, got 6x7"),
+    (dict(rule="squirrel-cull", board=Board(4, 4)), "got 4x4"),
+    (dict(seed=-1), "seed must be in 0..18446744073709551615, got -1"),
+    (dict(seed=1.5), "seed must be an integer, got 1.5"),
+    (dict(trials=0), "trials must be at least 1, got 0"),
+    (dict(retries=0), "retries must be in 1..65535, got 0"),
+    (dict(starts=[3, 25]), "start 25 is off the 5x5 board"),
+    (dict(order="1234567"), "order '1234567' is not a permutation"),
+])
+def test_bad_input(kwargs, message):
+    args = dict(board=Board(5, 5), rule="random", starts=[0], trials=1, seed=0, retries=1,
+                order="12345678")
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        outcomes(args["board"], args["rule"], args["starts"], args["trials"],
+                 order=args["order"], seed=args["seed"], retries=args["retries"])
+    with pytest.raises(ValueError, match="start 25 is off the 5x5 board"):
+        run(Board(5, 5), 25, "fixed")

@@ -1,0 +1,121 @@
+# rules stage: the tie-break rules of docs/conventions.md run as studies (rules x boards x
+# starts); one job per chunk of bounded work, a manifest per (study, rule) dataset, then
+# aggregates and figures. Config: the `rules:` section (workflow/schemas/rules.schema.yaml).
+RULES_TARGETS = (
+    [f for s, r in RULES_DATASETS for kind in ("runs", "times") for f in rules_chunk_files(s, r, kind)]
+    + [f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]
+    + expand("results/rules/tables/{name}.{ext}", name=RULE_TABLES, ext=["parquet", "csv"])
+    + ["results/rules/tables/table57.md", "results/rules/tables/squirrel_cull.md"]
+    + expand("results/rules/figures/{name}.{ext}", name=RULES_FIGURES, ext=["png", "svg"])
+    if RULES_DATASETS
+    else []
+)
+ALL_TARGETS += RULES_TARGETS
+
+
+rule rules_study:
+    """Just the rules stage (snakemake rules_study)."""
+    input:
+        RULES_TARGETS,
+
+
+rule rules_chunk:
+    """One chunk of a study's runs of one rule: bounded work, one Parquet part (and its times)."""
+    output:
+        runs="results/rules/runs/study={study}/rule={rule}/part-{chunk}.parquet",
+        times="results/rules/times/study={study}/rule={rule}/part-{chunk}.parquet",
+    log:
+        "results/logs/rules/{study}/{rule}/part-{chunk}.log",
+    conda:
+        "../envs/knight.yaml"
+    threads: job_threads()
+    resources:
+        mem_mb=lambda wc, attempt: rules_resources(wc, attempt)["mem_mb"],
+        runtime=lambda wc, attempt: rules_resources(wc, attempt)["runtime"],
+    params:
+        chunk=lambda wc: STUDIES[wc.study].chunk_params(wc.rule, int(wc.chunk)),
+        code=code("rules_chunk"),
+    script:
+        "../scripts/rules_chunk.py"
+
+
+rule rules_manifest:
+    """Check every part of a (study, rule) dataset against the plan; write its manifest last."""
+    input:
+        lambda wc: rules_chunk_files(wc.study, wc.rule),
+    output:
+        "results/rules/runs/study={study}/rule={rule}/_manifest.json",
+    log:
+        "results/logs/rules/{study}/{rule}/manifest.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=500,
+        runtime=10,
+    params:
+        rows=lambda wc: [c.rows for c in STUDIES[wc.study].chunks(wc.rule)],
+        code=code("rules_manifest"),
+    script:
+        "../scripts/rules_manifest.py"
+
+
+rule rules_tables:
+    """Aggregates over every study: completion (with intervals), failures from (1, 1),
+    table 57, random-order retries, ends, times, Squirrel-Cull, and the order tables of
+    studies over every residual tie order."""
+    input:
+        manifests=[f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS],
+        times=[f for s, r in RULES_DATASETS for f in rules_chunk_files(s, r, "times")],
+    output:
+        **{name: f"results/rules/tables/{name}.parquet" for name in RULE_TABLES},
+        **{f"{name}_csv": f"results/rules/tables/{name}.csv" for name in RULE_TABLES},
+        table57_md="results/rules/tables/table57.md",
+        squirrel_cull_md="results/rules/tables/squirrel_cull.md",
+    log:
+        "results/logs/rules/tables.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        studies={
+            name: {"starts": s.starts if isinstance(s.starts, str) else "list", "orders": s.orders}
+            for name, s in STUDIES.items()
+        },
+        code=code("rules_tables"),
+    script:
+        "../scripts/rules_tables.py"
+
+
+rule rules_figures:
+    """Completion and time against N per rule, random-order retries, end squares and closed
+    starts over N (thesis figures 18-20, 27-28)."""
+    input:
+        completion="results/rules/tables/completion.parquet",
+        times="results/rules/tables/times.parquet",
+        retries="results/rules/tables/retries.parquet",
+        ends="results/rules/tables/ends.parquet",
+    output:
+        **{
+            f"{name}_png": report(
+                f"results/rules/figures/{name}.png",
+                caption=f"../report/rules_{name}.rst",
+                category="7. Tie-break rules",
+                labels={"figure": name.replace("_", " ")},
+            )
+            for name in RULES_FIGURES
+        },
+        **{f"{name}_svg": f"results/rules/figures/{name}.svg" for name in RULES_FIGURES},
+    log:
+        "results/logs/rules/figures.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        dpi=config["figures"]["dpi"],
+        code=code("rules_figures"),
+    script:
+        "../scripts/rules_figures.py"

@@ -1,0 +1,25 @@
+"""Snakemake script: one chunk of a study's runs of one rule, on Dask, written with its times."""
+
+from knight.board import Board
+from knight.cluster import dask_client
+from knight.io import write_parquet
+from knight.logs import script_logging
+from knight.rules import outcomes
+from knight.studies import Study, run_chunk
+
+sm = snakemake
+log = script_logging(sm)
+section = sm.config["rules"]
+study = Study.from_config(next(s for s in section["studies"] if s["name"] == sm.wildcards.study), section)
+rule, k = sm.wildcards.rule, int(sm.wildcards.chunk)
+if study.chunk_params(rule, k) != sm.params.chunk:
+    raise RuntimeError(f"chunk {k} of {study.name}/{rule}: the plan differs from the job's parameters")
+outcomes(Board(5, 5), rule if rule != "squirrel-cull" else "fixed", [0])  # compile before timing
+dask = sm.config["dask"]
+workers = sm.threads if dask["workers"] == "auto" else int(dask["workers"])
+with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
+    result = run_chunk(study, rule, k, client=client)
+write_parquet(result.table, sm.output.runs, row_group_size=1 << 20)
+write_parquet(result.times, sm.output.times)
+log.info("study %s rule %s chunk %d: %d runs, %d knight steps, %.3f s on %s", study.name, rule, k,
+         result.table.num_rows, result.steps, result.seconds, dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)")

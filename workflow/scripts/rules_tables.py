@@ -1,0 +1,91 @@
+"""Snakemake script: the rules stage's aggregate tables over every study (knight.rule_tables)."""
+
+from pathlib import Path
+
+import polars as pl
+
+from knight import dataset, rule_tables
+from knight.board import Board
+from knight.io import atomic_path, write_frame
+from knight.logs import script_logging
+from knight.tables import board_tables
+from knight.thesis import markdown
+from knight.tiebreak import RANDOM_RULES
+
+sm = snakemake
+log = script_logging(sm)
+studies = sm.params.studies
+
+
+def study_runs(manifest: str) -> pl.LazyFrame:
+    folder = Path(manifest).parent
+    info = dataset.read_manifest(folder)
+    files = [str(p) for p in dataset.verify(folder, deep=True)]
+    return pl.scan_parquet(files).with_columns(pl.lit(info["study"]).alias("study"))
+
+
+runs = pl.concat([study_runs(m) for m in sm.input.manifests], how="vertical")
+single = pl.col("study").is_in([n for n, s in studies.items() if s["orders"] == "default"])
+every_start = pl.col("study").is_in([n for n, s in studies.items() if s["starts"] == "all"])
+deterministic = ~pl.col("rule").is_in(list(RANDOM_RULES))
+
+times = pl.concat([
+    pl.scan_parquet(p).with_columns(pl.lit(Path(p).parts[-3].split("=", 1)[1]).alias("study"))
+    for p in sm.input.times
+])
+tables = {
+    "completion": rule_tables.completion(runs),
+    "failures": rule_tables.failures(runs.filter(single)),
+    "table57": rule_tables.table57(runs.filter(single & every_start & deterministic)),
+    "retries": rule_tables.retries(runs.filter(single)),
+    "ends": rule_tables.ends(runs.filter(single & every_start)),
+    "times": rule_tables.times(times),
+    "squirrel_cull": rule_tables.squirrel_cull(runs.filter(pl.col("rule") == "squirrel-cull")),
+}
+frames = dict(zip(tables, pl.collect_all(list(tables.values()))))
+
+# Studies over many tie orders: the sweep's order table (table 58) per study, rule and board,
+# with the symmetry check (orders of one class agree) when every start was run.
+order_frames = []
+many = runs.filter(~single).select("study", "rule", "rows", "cols").unique().collect().sort("study", "rule", "rows", "cols")
+for study, rule, rows, cols in many.iter_rows():
+    part = runs.filter((pl.col("study") == study) & (pl.col("rule") == rule) & (pl.col("rows") == rows)
+                       & (pl.col("cols") == cols))
+    got = board_tables(part, Board(rows, cols), check_classes=studies[study]["starts"] == "all")
+    order_frames.append(got["orders"].select(pl.lit(study).alias("study"), pl.lit(rule).alias("rule"), pl.all()))
+    log.info("%s/%s %dx%d: %d orders complete from every start", study, rule, rows, cols,
+             got["orders"]["complete_all"].sum())
+frames["orders"] = pl.concat(order_frames) if order_frames else pl.DataFrame(
+    schema={"study": pl.String, "rule": pl.String, "rows": pl.UInt16, "cols": pl.UInt16, "order": pl.UInt16,
+            "order_string": pl.String, "class_id": pl.UInt16, "starts": pl.UInt32, "complete": pl.UInt32,
+            "closed": pl.UInt32, "complete_all": pl.Boolean})
+
+for name, frame in frames.items():
+    flat = frame.with_columns(pl.col(c).list.join(" ") for c, t in frame.schema.items() if t == pl.List(pl.String))
+    write_frame(frame, sm.output[name], csv=False)
+    with atomic_path(sm.output[f"{name}_csv"]) as tmp:
+        flat.write_csv(tmp)
+    log.info("%s: %d rows", name, frame.height)
+
+
+def write_text(path, text):
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+
+
+t57 = frames["table57"].with_columns(
+    pl.format("{}x{}", "rows", "cols").alias("board"),
+    pl.col("closed_starts").list.head(8).list.join(" ").alias("closing starts (first 8)"),
+).select("study", "rule", "board", "starts", "complete", "closed", "closing starts (first 8)")
+write_text(sm.output.table57_md,
+           "# Table 57: tours from every start under one order\n\n"
+           "Per board: starts run, complete tours, closed tours, and the first closing starts (row, col).\n\n"
+           + markdown(t57, empty="No study runs one order from every start."))
+sc = frames["squirrel_cull"]
+failing = sc.filter(~pl.col("complete"))
+write_text(sm.output.squirrel_cull_md,
+           "# Squirrel and Cull's switched orders from (1, 1)\n\n"
+           f"{sc.height} boards run ({', '.join(sorted(set(sc['study'])))}); "
+           f"{failing.height} without a full tour.\n\n"
+           + markdown(failing.select("study", "m", "visited", "squares", "covered"),
+                      empty="Every board run gives a full tour."))
