@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import importlib.util
+import itertools
 import os
 import re
 import shutil
@@ -18,6 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
 LAUNCHER = PROFILE / "dask-cluster.sbatch"
 BIN = Path(sys.executable).parent  # the venv's snakemake and dask, also inside Slurm jobs
+
+#: 8 tie orders spread over the 40,320 (every 5,040th in lexicographic order).
+ORDERS = ["".join(p) for p in itertools.islice(itertools.permutations("12345678"), 0, 40320, 5040)]
 
 #: Fast status polling for short test jobs (the profile's value suits real clusters).
 FAST_POLL = ["--slurm-init-seconds-before-status-checks", "5"]

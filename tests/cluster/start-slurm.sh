@@ -92,11 +92,12 @@ SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=1000
 # No accounting database: job states come from squeue, so finished jobs must stay
 # listed long enough (MinJobAge >= 3 x the plugin's init seconds, and longer than
-# its status poll interval, which grows to 180 s).
+# its status poll interval, which grows to 180 s; 600 s leaves the tests time to
+# read the records of a whole run).
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
-MinJobAge=300
+MinJobAge=600
 # A job asking for more than the partition can ever give is refused at sbatch,
 # instead of pending forever.
 EnforcePartLimits=ALL

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from slurmkit import (DaskOnSlurm, files, rule_of, run, slurm_jobs, slurm_run_id, snakemake_cmd, tail,
+from slurmkit import (ORDERS, DaskOnSlurm, files, rule_of, run, slurm_jobs, slurm_run_id, snakemake_cmd, tail,
                       write_config)
-from test_slurm_study import ORDERS
 
 SWEEP = {"boards": [5, "3x4"], "orders": ORDERS, "chunk_runs": 120}
 RUNS = ["results/runs/board=5x5/part-0000.parquet", "results/runs/board=5x5/part-0001.parquet",
