@@ -16,6 +16,9 @@ import numpy as np
 N_MOVES = 8
 N_ORDERS = 40320
 _FACT = [1, 1, 2, 6, 24, 120, 720, 5040, 40320]
+#: ``LEHMER_WEIGHTS[i]``: (7 - i)!, the weight of position ``i`` of an order in its rank.
+LEHMER_WEIGHTS = np.array([_FACT[N_MOVES - 1 - i] for i in range(N_MOVES)], dtype=np.int64)
+LEHMER_WEIGHTS.flags.writeable = False
 _DIGITS = frozenset("12345678")
 
 
@@ -88,5 +91,4 @@ def ranks_of(moves: np.ndarray) -> np.ndarray:
         np.ones((N_MOVES, N_MOVES), dtype=bool), 1
     )[None]
     lehmer = smaller_later.sum(axis=2)
-    weights = np.array([_FACT[N_MOVES - 1 - i] for i in range(N_MOVES)], dtype=np.int64)
-    return lehmer @ weights
+    return lehmer @ LEHMER_WEIGHTS

@@ -50,12 +50,12 @@ class Group:
     inverse: np.ndarray  # int64[G]
 
     @property
-    def order(self) -> int:
+    def size(self) -> int:
         """Number of elements (8 or 4)."""
         return len(self.matrices)
 
     def names(self) -> tuple[str, ...]:
-        return ELEMENT_NAMES[: self.order]
+        return ELEMENT_NAMES[: self.size]
 
     def order_images(self) -> np.ndarray:
         """``int64[G, 40320]``: rank of g·o for every element and order rank."""

@@ -14,6 +14,7 @@ import polars as pl
 
 from knight.board import Board
 from knight.orders import order_strings
+from knight.sweep import RUNS_SCHEMA
 from knight.symmetry import group
 
 #: Names of the aggregate tables, in the order they are documented.
@@ -27,9 +28,8 @@ class SymmetryError(AssertionError):
 
 
 def scan_runs(paths: str | Sequence[str]) -> pl.LazyFrame:
-    """Lazy runs table from Parquet files (a glob or a list of paths)."""
-    cols = ["rows", "cols", "start", "order", "visited", "end", "complete", "closed", "ties"]
-    return pl.scan_parquet(paths, hive_partitioning=False).select(cols)
+    """Lazy runs table (:data:`knight.sweep.RUNS_SCHEMA`) from Parquet files (a glob or a list of paths)."""
+    return pl.scan_parquet(paths, hive_partitioning=False).select(RUNS_SCHEMA.names)
 
 
 def order_catalogue(board: Board) -> pl.LazyFrame:

@@ -50,18 +50,18 @@ import numba as nb
 import numpy as np
 
 from knight.board import MOVES, Board
-from knight.orders import N_ORDERS, priorities
+from knight.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
 from knight.symmetry import group
 from knight.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
-from knight.warnsdorff import _BLOCKED, padded
+from knight.warnsdorff import _BLOCKED, padded, unpad
 
 #: Wanted orders at the representative start above which the full tree is expanded.
 FULL_THRESHOLD = N_ORDERS // 4
 
 #: Degrees of visited and margin squares never drop below this (at most 8 decrements).
 _LIMIT = _BLOCKED - 8
-#: ``_WEIGHT[i]``: Lehmer weight (7 - i)! of position ``i`` in an order.
-_WEIGHT = np.array([5040, 720, 120, 24, 6, 2, 1, 1], dtype=np.int64)
+#: ``_WEIGHT[i]``: (7 - i)!, the weight of position ``i`` of an order in its rank.
+_WEIGHT = LEHMER_WEIGHTS
 #: Row and column steps of the moves: move ``m`` goes ``_DR[m] * width + _DC[m]`` in the
 #: padded layout (constants, so the eight steps cost no loads in the hot loops).
 _DR = np.ascontiguousarray(MOVES[:, 0])
@@ -486,8 +486,6 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     if full is None:
         full = len(wanted) > FULL_THRESHOLD
     deg0, offsets, index = padded(board)
-    unpad = np.full(len(deg0), -1, np.int64)
-    unpad[index] = np.arange(board.size)
     leaf_of = np.empty(N_ORDERS, np.int32)
     leaf = np.empty((N_ORDERS, N_LEAF_FIELDS), np.int64)
     geometry = (deg0, offsets, int(index[start]), board.rows, board.cols, code)
@@ -501,7 +499,7 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
             f"tie tree ({rule}) from square {start} on {board.name}: leaves label {labelled} "
             f"ranks ({clash} twice), expected each of {expected} exactly once"
         )
-    end = unpad[leaf[:leaves, L_END]]
+    end = unpad(leaf[:leaves, L_END], board.cols)
     visited = leaf[:leaves, L_VISITED].astype(np.uint32)
     nb_ = board.neighbours[start]
     closed = (visited == board.size) & np.isin(end, nb_[nb_ >= 0])

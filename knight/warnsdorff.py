@@ -38,6 +38,12 @@ def padded(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return deg0, offsets.astype(np.int64), index.astype(np.int64)
 
 
+def unpad(p, cols: int):
+    """Board square index of padded index (or array of indices) ``p`` on a board of ``cols`` columns."""
+    width = cols + 4
+    return (p // width - 2) * cols + p % width - 2
+
+
 @nb.njit(nogil=True, cache=True)
 def _walk(deg0, offsets, start, order, deg, path):
     """Run from padded square ``start`` under ``order`` (0-based moves, priority first).
@@ -89,9 +95,8 @@ def run_batch(deg0, offsets, index, starts, ranks, orders,
     complete, closed, tie points.
     """
     size = index.shape[0]
-    unpad = np.full(deg0.shape[0], -1, np.int64)
-    for s in range(size):
-        unpad[index[s]] = s
+    width = offsets[7] - 2  # move 8 is (+1, +2): one row down, two columns right
+    cols = width - 4
     deg = np.empty_like(deg0)
     path = np.empty(size, np.int64)
     steps = 0
@@ -105,7 +110,7 @@ def run_batch(deg0, offsets, index, starts, ranks, orders,
                 if pend + offsets[k] == p0:
                     closed = True
         visited_out[i] = n
-        end_out[i] = unpad[pend]
+        end_out[i] = (pend // width - 2) * cols + pend % width - 2
         complete_out[i] = n == size
         closed_out[i] = closed
         ties_out[i] = ties
@@ -158,9 +163,7 @@ def run(board: Board, start: int, order: str | int = "12345678") -> Run:
     deg0, offsets, index = padded(board)
     path = np.empty(board.size, np.int64)
     n, ties = _walk(deg0, offsets, index[start], moves, np.empty_like(deg0), path)
-    unpad = np.full(len(deg0), -1, np.int64)
-    unpad[index] = np.arange(board.size)
-    return Run(board, int(start), text, unpad[path[:n]], int(ties))
+    return Run(board, int(start), text, unpad(path[:n], board.cols), int(ties))
 
 
 def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
@@ -208,4 +211,4 @@ def image_outcomes(board: Board, order: str) -> list[dict]:
     return out
 
 
-__all__ = ["Run", "run", "run_batch", "outcomes", "padded", "image_outcomes"]
+__all__ = ["Run", "image_outcomes", "outcomes", "padded", "run", "run_batch", "unpad"]

@@ -177,7 +177,7 @@ def test_order_images_are_symmetric_images(shape, order):
     board = Board(*shape)
     images = order_images(board, order)
     g = group(board)
-    assert len(images) == g.order and images[0]["order"] == order and images[0]["element"] == "identity"
+    assert len(images) == g.size and images[0]["order"] == order and images[0]["element"] == "identity"
     base_codes = images[0]["codes"].ravel()
     base_unvisited = images[0]["unvisited"].ravel()
     for k, im in enumerate(images):

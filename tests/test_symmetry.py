@@ -32,7 +32,7 @@ def test_conventions_move_maps():
 @pytest.mark.parametrize("rows, cols, size", [(8, 8, 8), (5, 5, 8), (6, 8, 4), (3, 7, 4)])
 def test_group_is_a_group(rows, cols, size):
     g = group(Board(rows, cols))
-    assert g.order == size
+    assert g.size == size
     assert (g.squares[0] == np.arange(rows * cols)).all()
     perms = {tuple(p) for p in g.squares.tolist()}
     assert len(perms) == size
@@ -72,7 +72,7 @@ def test_runs_are_equivariant(rows, cols):
         s = int(rng.integers(board.size))
         o = int(rng.integers(40320))
         base = run(board, s, o)
-        for e in range(g.order):
+        for e in range(g.size):
             img = run(board, int(g.squares[e, s]), int(images[e, o]))
             assert (img.path == g.squares[e][base.path]).all()
             assert img.ties == base.ties
