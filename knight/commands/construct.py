@@ -41,18 +41,18 @@ def _run(args: argparse.Namespace) -> int:
     board = parse_board(args.board)
     method = choose_method(board, args.method)  # clear message before any work
     t0 = time.perf_counter()
-    order = construct(board, method)
+    tour = construct(board, method)
     if args.out:
         try:
-            write_tour(order, board, args.out)
+            write_tour(tour, board, args.out)
         except OSError as exc:
             raise ValueError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     seconds = time.perf_counter() - t0
-    problem = tour_problem(board.rows, board.cols, order, closed=True)
+    problem = tour_problem(board.rows, board.cols, tour, closed=True)
     if problem:  # a bug, never expected: say so rather than print a wrong tour
         raise RuntimeError(f"constructed tour of {board.name} is wrong: {problem}")
     if args.grid:
-        print(format_grid(step_numbers(board, order)))
+        print(format_grid(step_numbers(board, tour)))
     if args.json:
         print(json.dumps({"rows": board.rows, "cols": board.cols, "closed": True,
                           "method": method, "seconds": seconds}))

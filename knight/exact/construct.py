@@ -158,14 +158,14 @@ def _grid_joins(cols, row0, col0, a, b):
 
 
 @njit(nogil=True, cache=True)
-def _walk(a, b, order):
+def _walk(a, b, tour):
     """Follow the links from square 0; returns how many squares were reached before
     the walk came back to 0 (the board size when the links form one cycle)."""
-    n = order.shape[0]
+    n = tour.shape[0]
     prev = -1
     cur = 0
     for i in range(n):
-        order[i] = cur
+        tour[i] = cur
         nxt = a[cur] if a[cur] != prev else b[cur]
         if nxt < 0:
             return i + 1
@@ -259,9 +259,9 @@ def construct(board: Board, method: str = "auto") -> np.ndarray:
         bad = _seed_joins(n, j[:, 0].copy(), j[:, 1].copy(), a, b)
     else:
         bad = _grid_joins(n, row0, col0, a, b)
-    order = np.empty(board.size, np.int32)
-    reached = _walk(a, b, order)
+    tour = np.empty(board.size, np.int32)
+    reached = _walk(a, b, tour)
     if bad or reached != board.size:
         raise RuntimeError(f"construction of {board.name} failed ({bad} missing moves, "
                            f"cycle through square 0 has {reached} of {board.size} squares)")
-    return order
+    return tour

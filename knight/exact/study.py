@@ -130,9 +130,9 @@ def construct_runs(boards, methods, log=None) -> pl.DataFrame:
                 continue
             choose_method(board, method)
             t0 = time.perf_counter()
-            order = construct(board, method)
+            tour = construct(board, method)
             seconds = time.perf_counter() - t0
-            ok = tour_problem(board.rows, board.cols, order, closed=True) is None
+            ok = tour_problem(board.rows, board.cols, tour, closed=True) is None
             rows.append((board.rows, board.cols, method, board.size, ok, seconds))
             if log:
                 print(f"{board.name} {method}: closed={ok} {seconds:.4f} s", file=log, flush=True)

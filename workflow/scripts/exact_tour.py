@@ -9,9 +9,9 @@ from knight.logs import script_logging
 sm = snakemake
 log = script_logging(sm)
 board = parse_board(sm.wildcards.board)
-order = construct(board)
-problem = tour_problem(board.rows, board.cols, order, closed=True)
+tour = construct(board)
+problem = tour_problem(board.rows, board.cols, tour, closed=True)
 if problem:
     raise RuntimeError(f"{board.name}: constructed tour is wrong: {problem}")
-write_tour(order, board, sm.output[0])
+write_tour(tour, board, sm.output[0])
 log.info("%s: %d squares written", board.name, board.size)
