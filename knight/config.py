@@ -132,8 +132,22 @@ def _starts_on(key: str, starts, boards: list[Board], msgs: list[str]) -> None:
 def sweep_errors(sweep: dict) -> list[str]:
     """The ``sweep`` section: boards, starts on every board, orders permutations."""
     msgs: list[str] = []
-    boards = [b for i, v in enumerate(sweep.get("boards") or [])
-              if (b := _board(f"sweep.boards[{i}]", v, msgs, min_side=3, max_squares=MAX_SWEEP_SQUARES))]
+    spec = sweep.get("boards") or []
+    if isinstance(spec, dict):
+        try:
+            items = [(f"sweep.boards ({b.name})", b.name) for b in parse_boards(spec)]
+        except ValueError as exc:
+            msgs.append(f"config key sweep.boards: {spec!r}: {exc}")
+            items = []
+    else:
+        items = [(f"sweep.boards[{i}]", v) for i, v in enumerate(spec)]
+    boards = []
+    for key, v in items:
+        b = _board(key, v, msgs, min_side=3, max_squares=MAX_SWEEP_SQUARES)
+        if b is None and isinstance(spec, dict):
+            break  # a range's boards grow: the first bad one says it
+        boards.append(b)
+    boards = [b for b in boards if b is not None]
     starts = sweep.get("starts", "all")
     if isinstance(starts, str):
         if starts != "all":

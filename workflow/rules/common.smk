@@ -8,7 +8,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from knight import dataset
-from knight.board import parse_board
+from knight.board import parse_board, parse_boards
 from knight.codehash import code_version
 from knight.config import ConfigError
 from knight.config import load as load_config
@@ -55,7 +55,7 @@ def job_threads():
 
 
 # --- sweep --------------------------------------------------------------------------
-BOARDS = list(dict.fromkeys(parse_board(b).name for b in SWEEP["boards"]))
+BOARDS = [b.name for b in parse_boards(SWEEP["boards"])]
 
 
 @lru_cache(maxsize=None)
