@@ -8,6 +8,8 @@ rule board_tables:
         **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
     log:
         "results/logs/tables/{board}.log",
+    benchmark:
+        "results/benchmarks/tables/{board}.tsv"
     conda:
         "../envs/knight.yaml"
     resources:
