@@ -134,7 +134,8 @@ def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_pat
     """Fault 6: switching dask.scheduler reran every job; a moved project reran everything."""
     from dask.distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                      dashboard_address=None) as cluster:
         cfg = {**SMALL, "dask": {"scheduler": cluster.scheduler_address, "workers": 1}}
         (small / "cluster.yaml").write_text(yaml.safe_dump(cfg))
         res = snakemake(repo, small, "-n", config="cluster.yaml")
