@@ -18,17 +18,17 @@ Kernels release the GIL.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral
 
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board, step_numbers
+from knight.board import MOVES, Board
 from knight.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.orders import rank as order_rank
 from knight.rng import below, fold, run_key
 from knight.squirrel_cull import schedule
+from knight.warnsdorff import Run
 from knight.tiebreak import (
     CORNER,
     FIXED,
@@ -177,6 +177,22 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
 
 
 @nb.njit(nogil=True, cache=True)
+def _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out,
+            ties_out):
+    """Write row ``i``: a run of ``n`` squares from padded ``p0`` ending on padded ``pend``."""
+    closed = False
+    if n == size:
+        for k in range(8):
+            if pend + offsets[k] == p0:
+                closed = True
+    visited_out[i] = n
+    end_out[i] = (pend // width - 2) * cols + pend % width - 2
+    complete_out[i] = n == size
+    closed_out[i] = closed
+    ties_out[i] = ties
+
+
+@nb.njit(nogil=True, cache=True)
 def run_batch(rule, rows, cols, starts, trials, orders, switches, order_table, seed, retries,
               deg, path, attempts_out, order_out, visited_out, end_out, complete_out,
               closed_out, ties_out):
@@ -230,17 +246,9 @@ def run_batch(rule, rows, cols, starts, trials, orders, switches, order_table, s
                 attempt += 1
                 if rule != RANDOM_ORDER or n == size or attempt == retries:
                     break
-            closed = False
-            if n == size:
-                for k in range(8):
-                    if pend + offsets[k] == p0:
-                        closed = True
             attempts_out[row] = attempt
-            visited_out[row] = n
-            end_out[row] = (pend // width - 2) * cols + pend % width - 2
-            complete_out[row] = n == size
-            closed_out[row] = closed
-            ties_out[row] = ties
+            _record(row, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out,
+                    closed_out, ties_out)
     return steps
 
 
@@ -272,16 +280,8 @@ def run_pairs(rule, rows, cols, starts, ranks, order_table, deg, visited_out, en
         n, ties, pend = _walk(rule, deg, offsets, width, rows, cols, p0, order, one_switch,
                               np.uint64(0), no_path, ooff, omove)
         steps += n - 1
-        closed = False
-        if n == size:
-            for k in range(8):
-                if pend + offsets[k] == p0:
-                    closed = True
-        visited_out[i] = n
-        end_out[i] = (pend // width - 2) * cols + pend % width - 2
-        complete_out[i] = n == size
-        closed_out[i] = closed
-        ties_out[i] = ties
+        _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out,
+                ties_out)
     return steps
 
 
@@ -434,41 +434,8 @@ def outcomes(board: Board, rule: str, starts, trials=None, *, order="12345678", 
     return out
 
 
-@dataclass(frozen=True)
-class RuleRun:
-    """One run of a rule: ``path`` holds the visited squares in order (start first)."""
-
-    board: Board
-    start: int
-    rule: str
-    order: str | None
-    path: np.ndarray
-    attempts: int
-    ties: int
-
-    @property
-    def visited(self) -> int:
-        return len(self.path)
-
-    @property
-    def end(self) -> int:
-        return int(self.path[-1])
-
-    @property
-    def complete(self) -> bool:
-        return self.visited == self.board.size
-
-    @property
-    def closed(self) -> bool:
-        return self.complete and self.board.is_knight_move(self.start, self.end)
-
-    def numbering(self) -> np.ndarray:
-        """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
-        return step_numbers(self.board, self.path)
-
-
 def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0,
-        retries=1) -> RuleRun:
+        retries=1) -> Run:
     """The run of ``rule`` from square index ``start``, with its path (of the last
     attempt for random-order). ``order`` is the reported tie order: the rule's, the last
     attempt's for random-order, ``None`` for random and squirrel-cull."""
@@ -491,9 +458,9 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
         used = None
     else:
         used = order_string(orders[0])
-    return RuleRun(board, int(starts[0]), RULES[code], used, squares,
-                   int(out["attempts"][0]), int(out["ties"][0]))
+    return Run(board, int(starts[0]), used, squares, int(out["ties"][0]), rule=RULES[code],
+               attempts=int(out["attempts"][0]))
 
 
-__all__ = ["BLOCKED", "LIMIT", "RuleRun", "fill_degrees", "move_offsets", "outcomes",
+__all__ = ["BLOCKED", "LIMIT", "fill_degrees", "move_offsets", "outcomes",
            "padded_size", "pair_outcomes", "run", "run_batch", "run_pairs"]

@@ -120,13 +120,19 @@ def run_batch(deg0, offsets, index, starts, ranks, orders,
 
 @dataclass(frozen=True)
 class Run:
-    """One Warnsdorff run: ``path`` holds the visited squares in order (start first)."""
+    """One Warnsdorff run: ``path`` holds the visited squares in order (start first).
+
+    ``order`` is the tie order used (None for the rules random and squirrel-cull),
+    ``ties`` the residual tie points, ``attempts`` the attempts made (random-order).
+    """
 
     board: Board
     start: int
-    order: str
+    order: str | None
     path: np.ndarray
     ties: int
+    rule: str = "fixed"
+    attempts: int = 1
 
     @property
     def visited(self) -> int:
