@@ -71,6 +71,18 @@ rule rules_tables:
         **{f"{name}_csv": f"results/rules/tables/{name}.csv" for name in RULE_TABLES},
         table57_md="results/rules/tables/table57.md",
         squirrel_cull_md="results/rules/tables/squirrel_cull.md",
+        table57_html=report(
+            "results/rules/tables/table57.html",
+            caption="../report/rules_table57.rst",
+            category="7. Tie-break rules",
+            labels={"table": "57: tours from every start"},
+        ),
+        squirrel_cull_html=report(
+            "results/rules/tables/squirrel_cull.html",
+            caption="../report/rules_squirrel_cull.rst",
+            category="7. Tie-break rules",
+            labels={"table": "Squirrel and Cull"},
+        ),
     log:
         "results/logs/rules/tables.log",
     conda:

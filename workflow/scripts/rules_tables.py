@@ -9,7 +9,7 @@ from knight.board import Board
 from knight.io import atomic_path, write_frame
 from knight.logs import script_logging
 from knight.tables import board_tables
-from knight.thesis import markdown
+from knight.thesis import html_table, markdown
 from knight.tiebreak import RANDOM_RULES
 
 sm = snakemake
@@ -83,9 +83,30 @@ write_text(sm.output.table57_md,
            + markdown(t57, empty="No study runs one order from every start."))
 sc = frames["squirrel_cull"]
 failing = sc.filter(~pl.col("complete"))
+CLAIMS = (
+    "Published claims. Squirrel and Cull (1996) conjecture that Warnsdorff's rule with their switched "
+    "orders gives a knight's tour on every square board of side 5 or more; their repository "
+    "(douglassquirrel/warnsdorff) states it as a conjecture, proved for m = 7 (mod 8) by S. Ganzfried "
+    "('A new algorithm for knight's tours', REU report, Oregon State University), who gives empirical "
+    "evidence for the other cases; warnsdorff.com offers the algorithm's tours of boards 5 to 1000."
+)
+boards = f"{sc.height} boards run ({', '.join(sorted(set(sc['study'])))})"
+if failing.height:
+    ms = ", ".join(f"m = {m} ({v:,} of {q:,} squares)" for m, v, q in failing.select("m", "visited", "squares").rows())
+    verdict = (f"{boards}: every one gives a full tour except {ms}. Their own program (config.py and tour.py of "
+               "that repository, restated) stops on the same square, so the table as published does not give a "
+               "tour there: a counter-example to the claim of tours for every board up to 1000.")
+else:
+    verdict = f"{boards}: every one gives a full tour, as claimed."
 write_text(sm.output.squirrel_cull_md,
-           "# Squirrel and Cull's switched orders from (1, 1)\n\n"
-           f"{sc.height} boards run ({', '.join(sorted(set(sc['study'])))}); "
-           f"{failing.height} without a full tour.\n\n"
+           "# Squirrel and Cull's switched orders from (1, 1)\n\n" + CLAIMS + "\n\n" + verdict + "\n\n"
            + markdown(failing.select("study", "m", "visited", "squares", "covered"),
-                      empty="Every board run gives a full tour."))
+                      empty="No board without a full tour."))
+write_text(sm.output.squirrel_cull_html,
+           html_table(failing.select("study", "m", "visited", "squares", "covered"),
+                      title="Squirrel and Cull's switched orders: boards without a full tour",
+                      note=CLAIMS + " " + verdict, empty="No board without a full tour."))
+write_text(sm.output.table57_html,
+           html_table(t57, title="Table 57: tours from every start under one order",
+                      note="Per board: starts run, complete tours, closed tours, first closing starts (row, col).",
+                      empty="No study runs one order from every start."))
