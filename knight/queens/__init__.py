@@ -10,7 +10,7 @@ The entry points are imported lazily, so ``knight.queens.checks`` stays light (t
 Snakemake rules import it at parse time).
 """
 
-__all__ = ["SearchResult", "dominate", "dominate_serial", "place", "place_serial"]
+__all__ = ["SearchResult", "dominate", "dominate_all", "dominate_serial", "place", "place_serial"]
 
 
 def __getattr__(name):
