@@ -23,7 +23,7 @@ representative, counting its orbit size (8 over its stabiliser's order). Without
 representatives give the classes.
 
 Nodes ``(chosen squares, forbidden bitboard)`` split the search into units:
-:func:`run` with ``stop`` > 0 returns the nodes at that depth instead of finishing them.
+:func:`run` with ``stop`` (1 .. k-2) returns the nodes at that depth instead of finishing them.
 """
 
 from __future__ import annotations
@@ -498,7 +498,11 @@ def root(n):
 
 
 def nodes_at(n, k, depth, *, sym=True):
-    """Live nodes at ``depth`` (1 <= depth < k), in search order: ``(chosen, forbidden)``."""
+    """Live nodes at ``depth`` (1 <= depth <= k - 2), in search order: ``(chosen, forbidden)``.
+
+    (The last two queens are placed together, so no node below depth k - 2 exists.)"""
+    if not 1 <= depth <= k - 2:
+        raise ValueError(f"node depth must be within 1..k-2, got {depth} for k={k}")
     cover, full, lines, images, corner, orbit = tables(n)
     c, f = root(n)
     out = run(cover, full, lines, images, corner, orbit, k, sym, c, f, depth, False)

@@ -1,11 +1,13 @@
-"""Published counts (CONVENTIONS.md; OEIS A075458, A002564, A000170, A002562)."""
+"""Published counts (docs/conventions.md; OEIS A075458, A002564, A000170, A002562)."""
 
 from __future__ import annotations
 
 #: Fewest queens dominating the n x n board, gamma(n) (A075458).
-GAMMA = {1: 1, 2: 1, 3: 1, 4: 2, 5: 3, 6: 3, 7: 4, 8: 5, 9: 5, 10: 5, 11: 5, 12: 6}
+GAMMA = {1: 1, 2: 1, 3: 1, 4: 2, 5: 3, 6: 3, 7: 4, 8: 5, 9: 5, 10: 5, 11: 5, 12: 6,
+         13: 7, 14: 8, 15: 9, 16: 9, 17: 9, 18: 9, 19: 10}
 #: Dominating sets of gamma(n) queens (A002564).
-DOMINATING_SETS = {1: 1, 2: 4, 3: 1, 4: 12, 5: 186, 6: 4, 7: 86, 8: 4860, 9: 114, 10: 8, 11: 2, 12: 8}
+DOMINATING_SETS = {1: 1, 2: 4, 3: 1, 4: 12, 5: 186, 6: 4, 7: 86, 8: 4860, 9: 114, 10: 8, 11: 2, 12: 8,
+                   13: 288, 14: 4632, 15: 205832, 16: 2968, 17: 124, 18: 16, 19: 84}
 #: Placements of n non-attacking queens (A000170).
 PLACEMENTS = {
     1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680,

@@ -175,8 +175,9 @@ def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=Non
 def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
     """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks.
 
-    Without ``keep`` only the left half of row 0 is searched and mirrored. ``progress``
-    is advanced once per finished task.
+    Without ``keep`` only the left half of row 0 is searched and mirrored, and classes
+    follow from Burnside's lemma (:mod:`knight.queens.nqueens`). ``progress`` is
+    advanced once per finished task.
     """
     n = check_n(n, limit=MAX_PLACE_N)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -187,7 +188,11 @@ def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progres
     if len(pre) == 0:
         batches = []
     parts = run(nqueens.solve, batches, workers=workers, client=client, progress=progress)
-    return _merge("place", n, n, parts, workers, t0, keep)
+    result = _merge("place", n, n, parts, workers, t0, keep)
+    if not keep:
+        result.classes = nqueens.classes(n, result.solutions)
+        result.seconds = time.perf_counter() - t0
+    return result
 
 
 def warm_up() -> None:

@@ -59,7 +59,7 @@ def make_plan(n: int, k: int, units: int) -> Plan:
     chosen, forbidden = orbits.root(n)
     depth = 0
     target = units * NODES_PER_UNIT
-    for d in range(1, k):
+    for d in range(1, k - 1):
         if len(chosen) >= target:
             break
         nxt = orbits.nodes_at(n, k, d)
