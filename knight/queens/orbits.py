@@ -39,6 +39,20 @@ from knight.queens.symmetry import _insertion_sort, square_images
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
+# Pruning ideas, as bits of ``opts`` (each measured by ``benchmarks/bench_queens.py --pruning``).
+#: Branch on the uncovered square with the fewest allowed queens (else the first one).
+FEWEST = 1
+#: Cut a node with two queens left when its two best queens cannot cover the rest.
+BOUND_TWO = 2
+#: The same bound with three or more queens left (it also feeds CHILD_CUT).
+BOUND_MORE = 4
+#: Line bound: the r fullest lines of each of the four families must hold the rest.
+BOUND_LINES = 8
+#: Skip a candidate whose own gain plus the r - 1 best gains cannot cover the rest.
+CHILD_CUT = 16
+#: The ideas that paid (the others measured slower or cut nothing more).
+DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT
+
 
 @lru_cache(maxsize=64)
 def line_table(n: int) -> np.ndarray:
@@ -152,7 +166,7 @@ def _grow(out, m):
 
 
 @njit(nogil=True, cache=True)
-def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts):
+def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, opts):
     """Prepare depth ``d``; set ``cand[d]``. Returns 0 dead, 1 branch, 2 last queen, 3 done,
     4 two queens left.
 
@@ -162,6 +176,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts):
     W = unc.shape[1]
     r = k - d
     nu = n_unc[d]
+    need[d] = -(1 << 30)
     if nu == 0:
         if r == 0:
             return 3
@@ -174,7 +189,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts):
         return 0
     # Branching square: square 0 at the root, else the fewest allowed queens covering it.
     u = -1
-    if (d == 0 and _has(unc[0], 0)) or (opts & 1) == 0:
+    if (d == 0 and _has(unc[0], 0)) or (opts & FEWEST) == 0:
         for w in range(W):
             if unc[d, w] != _ZERO:
                 u = 64 * w + np.int64(lowbit_index(unc[d, w]))
@@ -212,7 +227,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts):
             if keep != _ZERO:
                 any_q = True
         return 2 if any_q else 0
-    if opts & 8:
+    if opts & BOUND_LINES:
         # Line bound: r queens lie on at most r lines of each family; the r fullest
         # rows, columns, diagonals and anti-diagonals must hold the nu squares.
         n = (cu.shape[1] + 2) // 6
@@ -235,7 +250,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts):
         if tot < nu:
             return 0
     # Bound: the r best allowed queens must be able to cover the nu uncovered squares.
-    if (r == 2 and (opts & 2) == 0) or (r > 2 and (opts & 4) == 0):
+    if (r == 2 and (opts & BOUND_TWO) == 0) or (r > 2 and (opts & BOUND_MORE) == 0):
         for w in range(W):
             cand[d, w] = cover[u, w] & allowed[d, w]
         return 4 if r == 2 else 1
@@ -260,6 +275,8 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts):
         s += top[i]
     if s < nu:
         return 0
+    # A child's queen must leave no more than its r - 1 successors can cover.
+    need[d] = nu - (s - top[r - 1])
     for w in range(W):
         cand[d, w] = cover[u, w] & allowed[d, w]
     return 4 if r == 2 else 1
@@ -299,7 +316,7 @@ def _pop(cand, d):
 
 
 @njit(nogil=True, cache=True)
-def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_forb, stop, keep, opts=7):
+def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_forb, stop, keep, opts):
     """Finish the nodes, or (``stop`` > 0) list the live nodes at depth ``stop``.
 
     ``node_chosen``: int32[m, D] squares already chosen; ``node_forb``: uint64[m, W]
@@ -318,6 +335,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
     ca = np.zeros((k + 1, L), dtype=np.int32)
     n_unc = np.zeros(k + 1, dtype=np.int64)
     top = np.zeros(k + 1, dtype=np.int64)
+    need = np.zeros(k + 1, dtype=np.int64)
     chosen = np.zeros(k, dtype=np.int32)
     scratch = np.zeros(k, dtype=np.int32)
     work = np.zeros(k, dtype=np.int32)
@@ -361,7 +379,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
         d = D
         last_root = -1
         visited += 1
-        state = _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts)
+        state = _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, opts)
         if state == 0:
             continue
         while True:
@@ -372,6 +390,12 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                     if q < 0:
                         break
                     allowed[d, q >> 6] ^= _ONE << np.uint64(q & 63)
+                    if opts & CHILD_CUT:
+                        g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
+                        if _has(unc[d], q):
+                            g -= 3
+                        if g < need[d]:
+                            continue
                     chosen[d] = q
                     # The second queen covers the squares ``q`` leaves: it lies on the
                     # lines of the first of them (a) and of the first off a's lines (b).
@@ -453,11 +477,17 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
             if d == 0:
                 last_root = q
             _drop(d, q, allowed, ca, lines)
+            if opts & CHILD_CUT:
+                g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
+                if _has(unc[d], q):
+                    g -= 3
+                if g < need[d]:
+                    continue
             chosen[d] = q
             _descend(d, q, cover, lines, unc, allowed, cu, ca, n_unc)
             visited += 1
             if d + 1 == stop:
-                nxt = _expand(d + 1, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts)
+                nxt = _expand(d + 1, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, opts)
                 if nxt != 0:
                     next_c = _grow(next_c, n_next)
                     next_f = _grow(next_f, n_next)
@@ -469,7 +499,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                 state = 1
                 continue
             d += 1
-            state = _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, opts)
+            state = _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, opts)
             if state == 0:
                 d -= 1
                 state = 1
@@ -483,12 +513,10 @@ def tables(n: int):
             corner_cover(n), orbit_boards(n))
 
 
-def solve(n, k, chosen, forbidden, *, sym=True, keep=False):
+def solve(n, k, chosen, forbidden, *, sym=True, keep=False, opts=DEFAULT_OPTS):
     """Finish a batch of nodes: ``(solutions, classes, nodes, reps, orbits)``."""
-    cover, full, lines, images, corner, orbit = tables(n)
-    out = run(cover, full, lines, images, corner, orbit, k, sym,
-              np.ascontiguousarray(chosen, dtype=np.int32),
-              np.ascontiguousarray(forbidden, dtype=np.uint64), 0, keep)
+    out = run(*tables(n), k, sym, np.ascontiguousarray(chosen, dtype=np.int32),
+              np.ascontiguousarray(forbidden, dtype=np.uint64), 0, keep, opts)
     return out[:5]
 
 
@@ -497,13 +525,11 @@ def root(n):
     return np.zeros((1, 0), dtype=np.int32), np.zeros((1, words(n)), dtype=np.uint64)
 
 
-def nodes_at(n, k, depth, *, sym=True):
+def nodes_at(n, k, depth, *, sym=True, opts=DEFAULT_OPTS):
     """Live nodes at ``depth`` (1 <= depth <= k - 2), in search order: ``(chosen, forbidden)``.
 
     (The last two queens are placed together, so no node below depth k - 2 exists.)"""
     if not 1 <= depth <= k - 2:
         raise ValueError(f"node depth must be within 1..k-2, got {depth} for k={k}")
-    cover, full, lines, images, corner, orbit = tables(n)
-    c, f = root(n)
-    out = run(cover, full, lines, images, corner, orbit, k, sym, c, f, depth, False)
+    out = run(*tables(n), k, sym, *root(n), depth, False, opts)
     return out[5], out[6]
