@@ -84,6 +84,24 @@ def test_representatives_orbits_make_every_set(n, k):
         assert len({naive.image(n, g, rep) for g in naive.symmetries(n)}) == size
 
 
+_BITS = (orbits.FEWEST, orbits.BOUND_TWO, orbits.BOUND_MORE, orbits.CHILD_CUT, orbits.CHILD_OVERLAP)
+
+
+@pytest.mark.parametrize("opts", sorted({orbits.DEFAULT_OPTS, 0, orbits.DEFAULT_OPTS | orbits.BOUND_LINES,
+                                         *(orbits.DEFAULT_OPTS & ~b for b in _BITS)}))
+def test_every_pruning_choice_finds_the_same_sets(opts):
+    # Pruning only skips empty subtrees: each choice of cuts gives the same sets.
+    for n, k in [(4, 3), (5, 4), (7, 4), (9, 5)]:
+        want = naive.dominating_sets(n, k) if n < 9 else None
+        for sym in (True, False):
+            sols, classes, _, reps, _ = orbits.solve(n, k, *orbits.root(n), sym=sym, keep=True, opts=opts)
+            if want is not None:
+                assert (sols, classes) == (len(want), naive.class_count(n, want))
+                assert as_tuples(orbit_sets(reps, n)) == want
+            else:
+                assert (sols, classes) == (114, 21)
+
+
 def test_no_smaller_dominating_sets():
     # gamma(n) is the fewest: one queen fewer dominates nothing.
     for n in range(4, 10):

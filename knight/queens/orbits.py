@@ -55,7 +55,8 @@ BOUND_MORE = 4
 BOUND_LINES = 8
 #: Skip a candidate whose own gain plus the r - 1 best gains cannot cover the rest.
 CHILD_CUT = 16
-#: Sharpen the child cut: the parent's best queens lose what the child's queen covers.
+#: Sharpen the child cut: the parent's best queens lose what the child's queen covers
+#: (needs BOUND_MORE, which finds those queens).
 CHILD_OVERLAP = 32
 #: How many of a node's best queens CHILD_OVERLAP keeps.
 TOP_KEPT = 24
@@ -507,7 +508,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                     g -= 3
                 if g < need[d]:
                     continue
-                if (opts & CHILD_OVERLAP) and k - d > 2 and n_unc[d] > 0:
+                if (opts & CHILD_OVERLAP) and (opts & BOUND_MORE) and k - d > 2 and n_unc[d] > 0:
                     # The child's r - 1 best gains: the kept queens less their overlap
                     # with q, the others at most the smallest kept gain.
                     rr = k - d - 1
