@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from knight.queens import orbits
-from knight.queens.published import DOMINATING_SETS, GAMMA, PLACEMENTS
+from knight.queens.published import DOMINATING_CLASSES, DOMINATING_SETS, GAMMA, PLACEMENTS
 from knight.queens.search import (
     dominate, dominate_all_serial, dominate_serial, place, place_serial, warm_up,
 )
@@ -152,11 +152,18 @@ def frontier(n: int, workers: int, tasks: int, store: str | None) -> None:
     c0 = time.process_time()
     r = dominate(n, k, workers=workers, tasks=tasks, store=store)
     cpu = time.process_time() - c0
-    want = DOMINATING_SETS.get(n)
+    want, want_classes = DOMINATING_SETS.get(n), DOMINATING_CLASSES.get(n)
     print(f"dominate n={n} k={k}: {r.solutions:,} sets ({'matches' if r.solutions == want else 'DIFFERS FROM'} "
-          f"A002564: {want:,}), {r.classes:,} classes, {r.seconds:.1f} s wall, {cpu:.1f} s CPU of the process, "
-          f"{r.resumed} unit(s) read back; unit seconds mean {r.task_seconds.mean():.2f} "
-          f"max {r.task_seconds.max():.2f}; {r.nodes:,} nodes")
+          f"A002564: {want}), {r.classes:,} classes ({'matches' if r.classes == want_classes else 'DIFFERS FROM'} "
+          f"A002563: {want_classes}), {r.seconds:.1f} s wall, {cpu:.1f} s CPU of the process, "
+          f"{r.resumed} unit(s) read back; units: {r.cpu_seconds:.1f} s CPU in all, wall seconds "
+          f"mean {r.task_seconds.mean():.2f} max {r.task_seconds.max():.2f}; {r.nodes:,} nodes")
+
+
+def _hms(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
 
 
 def project(sizes: list[int], cores: int, budget: float, depth: int | None) -> None:
@@ -178,8 +185,8 @@ def project(sizes: list[int], cores: int, budget: float, depth: int | None) -> N
         total = costs.mean() * len(chosen)
         se = costs.std(ddof=1) / np.sqrt(len(costs)) * len(chosen) if len(costs) > 1 else float("nan")
         print(f"dominate n={n} k={k}: {len(chosen):,} nodes at depth {d}, {len(costs)} sampled "
-              f"(mean {costs.mean():.3f} s, max {costs.max():.3f} s): total {total / 3600:.2f} +- {se / 3600:.2f} "
-              f"CPU hours; on {cores} cores {total / cores / 3600:.2f} h, on 2 cores {total / 2 / 3600:.2f} h")
+              f"(mean {costs.mean():.3f} s, max {costs.max():.3f} s): total {total:,.0f} +- {se:,.0f} CPU s; "
+              f"wall on {cores} cores {_hms(total / cores)}, on 2 cores {_hms(total / 2)}")
 
 
 def main() -> None:
@@ -211,9 +218,12 @@ def main() -> None:
 
         print("\n# heavy: N-queens n=18 on 2 workers")
         with dask_client(2) as client:
+            c0 = time.process_time()
             r = place(18, client=client, tasks=256)
-        print(f"place n=18 {r.solutions:,} solutions {r.classes:,} classes {r.seconds:.1f} s "
-              f"(2 workers, {r.tasks} tasks)")
+            cpu = time.process_time() - c0
+        print(f"place n=18 {r.solutions:,} solutions {r.classes:,} classes {r.seconds:.1f} s wall, "
+              f"{cpu:.1f} s CPU of the process ({cpu / r.seconds:.2f} cores on average; "
+              f"{cpu / 2:.0f} s wall with 2 free cores) (2 workers, {r.tasks} tasks)")
     else:
         single_thread(args.repeats)
         speedup(args.repeats)

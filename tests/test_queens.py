@@ -27,6 +27,7 @@ from knight.queens.tables import solutions_frame  # noqa: E402
 # Published counts, copied from docs/conventions.md and OEIS (not from the code under test).
 GAMMA = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7]  # n = 1..13 (A075458)
 DOMINATING = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288]  # sets of gamma(n) queens (A002564)
+DOMINATING_CLASSES = [1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1, 41]  # ... up to symmetry (A002563)
 PLACEMENTS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]  # A000170
 PLACEMENT_CLASSES = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]  # A002562
 
@@ -69,7 +70,7 @@ def test_published_dominating_counts(n):
     classes = dominate(n, GAMMA[n - 1])
     every = dominate_all(n, GAMMA[n - 1])
     assert classes.solutions == every.solutions == DOMINATING[n - 1]
-    assert classes.classes == every.classes
+    assert classes.classes == every.classes == DOMINATING_CLASSES[n - 1]
     assert int(classes.orbits.sum()) == classes.solutions
 
 
@@ -81,7 +82,10 @@ def test_representatives_orbits_make_every_set(n, k):
     assert int(res.orbits.sum()) == res.solutions == every.solutions
     assert np.array_equal(orbit_sets(res.representatives, n), every.sets)
     for rep, size in zip(res.representatives.tolist(), res.orbits.tolist()):
-        assert len({naive.image(n, g, rep) for g in naive.symmetries(n)}) == size
+        orbit = {naive.image(n, g, rep) for g in naive.symmetries(n)}
+        assert len(orbit) == size and tuple(rep) == min(orbit)  # each class by its smallest member
+    table = solutions_frame(every)
+    assert as_tuples(res.representatives) == as_tuples(table.filter(pl.col("representative"))["squares"].to_list())
 
 
 _BITS = (orbits.FEWEST, orbits.BOUND_TWO, orbits.BOUND_MORE, orbits.CHILD_CUT, orbits.CHILD_OVERLAP)

@@ -31,8 +31,9 @@ class SearchResult:
 
     ``sets``: int32[solutions, k] when kept: for domination the sorted squares of each
     set, for placements the column of the queen in each row; rows sorted.
-    ``representatives`` (int32[classes, k], sorted squares, rows sorted) and
-    ``orbits`` (int32[classes], the size of each class): from the class search.
+    ``representatives`` (int32[classes, k]: each class's member smallest as a sorted
+    tuple of squares, rows sorted) and ``orbits`` (int32[classes], the size of each
+    class): from the class search.
     """
 
     problem: str  # "dominate" or "place"
@@ -49,6 +50,7 @@ class SearchResult:
     representatives: np.ndarray | None = field(default=None, repr=False)
     orbits: np.ndarray | None = field(default=None, repr=False)
     resumed: int = 0  # units read back from a store instead of searched
+    cpu_seconds: float = 0.0  # CPU seconds of the class search's units, summed
 
     def summary(self) -> dict:
         """The CLI's JSON object."""
@@ -65,10 +67,6 @@ class SearchResult:
         return float(ts.max() / ts.mean()) if len(ts) and ts.mean() > 0 else 1.0
 
 
-def _sort_rows(a: np.ndarray) -> np.ndarray:
-    return a[np.lexsort(a.T[::-1])] if len(a) else a
-
-
 def orbit_sets(reps: np.ndarray, n: int) -> np.ndarray:
     """int32[m, k]: every image of every representative (sorted squares), rows sorted, distinct."""
     reps = np.asarray(reps, dtype=np.int64)
@@ -77,6 +75,23 @@ def orbit_sets(reps: np.ndarray, n: int) -> np.ndarray:
     images = square_images(n)
     stacked = np.sort(images[:, reps], axis=2).reshape(-1, reps.shape[1])
     return np.unique(stacked, axis=0).astype(np.int32)  # np.unique sorts the rows
+
+
+def smallest_images(reps: np.ndarray, n: int) -> np.ndarray:
+    """int32[m, k]: for each set (sorted squares), its image smallest as a sorted tuple.
+
+    The class search picks its representatives by another key (:mod:`knight.queens.orbits`);
+    reporting each class by its smallest member keeps one convention in every table."""
+    reps = np.asarray(reps, dtype=np.int64)
+    m = len(reps)
+    if m == 0:
+        return reps.astype(np.int32)
+    images = square_images(n)
+    g = images.shape[0]
+    stacked = np.sort(images[:, reps], axis=2).transpose(1, 0, 2).reshape(m * g, -1)
+    group = np.repeat(np.arange(m), g)
+    order = np.lexsort([stacked[:, j] for j in range(stacked.shape[1] - 1, -1, -1)] + [group])
+    return stacked[order[::g]].astype(np.int32)
 
 
 def _merge_classes(n, k, parts, workers, t0, keep, resumed) -> SearchResult:
@@ -89,6 +104,7 @@ def _merge_classes(n, k, parts, workers, t0, keep, resumed) -> SearchResult:
     orbs = [np.asarray(r["orbits"], dtype=np.int32) for r in results]
     reps = np.concatenate(reps) if reps else np.empty((0, k), np.int32)
     orbs = np.concatenate(orbs) if orbs else np.empty(0, np.int32)
+    reps = smallest_images(reps, n)
     order = np.lexsort(reps.T[::-1]) if len(reps) else np.zeros(0, np.int64)
     reps, orbs = reps[order], orbs[order]
     sets = None
@@ -96,8 +112,9 @@ def _merge_classes(n, k, parts, workers, t0, keep, resumed) -> SearchResult:
         sets = orbit_sets(reps, n)
         if len(sets) != solutions:
             raise RuntimeError(f"dominate n={n} k={k}: orbits hold {len(sets)} sets, counted {solutions}")
+    cpu = sum(float(r.get("cpu", 0.0)) for r in results)
     return SearchResult("dominate", n, k, solutions, classes, time.perf_counter() - t0, workers,
-                        len(parts), nodes, seconds, sets, reps, orbs, resumed)
+                        len(parts), nodes, seconds, sets, reps, orbs, resumed, cpu)
 
 
 def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:

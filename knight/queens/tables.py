@@ -95,9 +95,9 @@ CLASS_SCHEMA = {
 
 def classes_frame(result: SearchResult) -> pl.DataFrame:
     """One row per class of a class search: ``class_id`` (0-based, representatives in
-    lexicographic order), ``squares`` (the representative: the member with the smallest
-    key, see :mod:`knight.queens.orbits`), ``cells`` (1-based ``(row,col)``), ``orbit``
-    (sets in the class); the orbits add up to the solutions."""
+    lexicographic order), ``squares`` (the representative: the class member smallest as
+    a sorted tuple, as in :func:`solutions_frame`), ``cells`` (1-based ``(row,col)``),
+    ``orbit`` (sets in the class); the orbits add up to the solutions."""
     if result.representatives is None:
         raise ValueError("the search did not produce class representatives")
     reps = np.asarray(result.representatives, dtype=np.int64)

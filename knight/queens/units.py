@@ -7,7 +7,7 @@ and light ones, and many nodes per unit keep the units' costs close. The plan de
 only on ``(n, k, units)`` and the code, never on the workers.
 
 A store is a folder holding ``plan.json`` (the instance and a fingerprint of the
-plan's nodes) and one ``unit-NNNNN.json`` per finished unit (its counts, seconds and
+plan's nodes) and one ``unit-NNNNN.json`` per finished unit (its counts, wall and CPU seconds and
 class representatives), each written atomically. A search given a store skips the
 units already there, so an interrupted search resumes where it stopped; a store made
 by another plan (other units, or changed code) is refused rather than mixed in.
@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,10 +75,12 @@ def make_plan(n: int, k: int, units: int) -> Plan:
 
 
 def solve_unit(n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dict:
-    """Finish one unit: its counts and class representatives (sorted squares, orbit size)."""
+    """Finish one unit: its counts, the CPU seconds of its thread (``cpu``) and its class
+    representatives (sorted squares, orbit size)."""
+    c0 = time.thread_time()
     solutions, classes, nodes, reps, orbit = orbits.solve(n, k, chosen, forbidden, sym=True, keep=True)
     return {"solutions": int(solutions), "classes": int(classes), "nodes": int(nodes),
-            "representatives": reps.tolist(), "orbits": orbit.tolist()}
+            "cpu": time.thread_time() - c0, "representatives": reps.tolist(), "orbits": orbit.tolist()}
 
 
 class Store:
