@@ -109,6 +109,45 @@ def _drop(d, s, allowed, ca, lines):
 
 
 @njit(nogil=True, cache=True)
+def _gain(d, q, cu, unc, lines):
+    """Uncovered squares (at depth ``d``) that a queen on ``q`` would cover."""
+    g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
+    if _has(unc[d], q):
+        g -= 3
+    return g
+
+
+@njit(nogil=True, cache=True)
+def _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best):
+    """CHILD_OVERLAP: True when the ``r - 1`` queens after ``q`` (gain ``g``) cannot cover
+    what ``q`` leaves: the node's kept best queens lose their overlap with ``q``, the
+    others gain at most the smallest kept gain."""
+    W = unc.shape[1]
+    rr = k - d - 1
+    T = tq.shape[1]
+    for i in range(rr):
+        best[i] = tg[d, T - 1]
+    for i in range(T):
+        x = tq[d, i]
+        if x < 0 or x == q or not _has(allowed[d], x):
+            continue
+        lost = 0
+        for w in range(W):
+            lost += popcount(cover[x, w] & cover[q, w] & unc[d, w])
+        gx = tg[d, i] - np.int64(lost)
+        if gx > best[rr - 1]:
+            j = rr - 1
+            while j > 0 and best[j - 1] < gx:
+                best[j] = best[j - 1]
+                j -= 1
+            best[j] = gx
+    tot = 0
+    for i in range(rr):
+        tot += best[i]
+    return tot < n_unc[d] - g
+
+
+@njit(nogil=True, cache=True)
 def _key_first(sq, m, corner):
     """Smallest square of ``sq[:m]`` covering square 0 (``sq`` sorted), or a large number."""
     for i in range(m):
@@ -228,10 +267,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq
                 q = 64 * w + np.int64(lowbit_index(x))
                 b = x & (_ZERO - x)
                 x ^= b
-                g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
-                if _has(unc[d], q):
-                    g -= 3
-                if g == nu:
+                if _gain(d, q, cu, unc, lines) == nu:
                     keep |= b
             cand[d, w] = keep
             if keep != _ZERO:
@@ -275,9 +311,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq
         while x != _ZERO:
             q = 64 * w + np.int64(lowbit_index(x))
             x &= x - _ONE
-            g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
-            if _has(unc[d], q):
-                g -= 3
+            g = _gain(d, q, cu, unc, lines)
             if g > top[r - 1]:
                 i = r - 1
                 while i > 0 and top[i - 1] < g:
@@ -415,12 +449,8 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                     if q < 0:
                         break
                     allowed[d, q >> 6] ^= _ONE << np.uint64(q & 63)
-                    if opts & CHILD_CUT:
-                        g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
-                        if _has(unc[d], q):
-                            g -= 3
-                        if g < need[d]:
-                            continue
+                    if (opts & CHILD_CUT) and _gain(d, q, cu, unc, lines) < need[d]:
+                        continue
                     chosen[d] = q
                     # The second queen covers the squares ``q`` leaves: it lies on the
                     # lines of the first of them (a) and of the first off a's lines (b).
@@ -503,37 +533,12 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                 last_root = q
             _drop(d, q, allowed, ca, lines)
             if opts & CHILD_CUT:
-                g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
-                if _has(unc[d], q):
-                    g -= 3
+                g = _gain(d, q, cu, unc, lines)
                 if g < need[d]:
                     continue
-                if (opts & CHILD_OVERLAP) and (opts & BOUND_MORE) and k - d > 2 and n_unc[d] > 0:
-                    # The child's r - 1 best gains: the kept queens less their overlap
-                    # with q, the others at most the smallest kept gain.
-                    rr = k - d - 1
-                    T = tq.shape[1]
-                    for i in range(rr):
-                        best[i] = tg[d, T - 1]
-                    for i in range(T):
-                        x = tq[d, i]
-                        if x < 0 or x == q or not _has(allowed[d], x):
-                            continue
-                        lost = 0
-                        for w in range(W):
-                            lost += popcount(cover[x, w] & cover[q, w] & unc[d, w])
-                        gx = tg[d, i] - np.int64(lost)
-                        if gx > best[rr - 1]:
-                            j = rr - 1
-                            while j > 0 and best[j - 1] < gx:
-                                best[j] = best[j - 1]
-                                j -= 1
-                            best[j] = gx
-                    tot = 0
-                    for i in range(rr):
-                        tot += best[i]
-                    if tot < n_unc[d] - g:
-                        continue
+                if ((opts & CHILD_OVERLAP) and (opts & BOUND_MORE) and k - d > 2 and n_unc[d] > 0
+                        and _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best)):
+                    continue
             chosen[d] = q
             _descend(d, q, cover, lines, unc, allowed, cu, ca, n_unc)
             visited += 1
