@@ -138,6 +138,9 @@ def _knight(*args, cwd):
 
 def test_ctrl_c_stops_a_search_cleanly_and_it_resumes(tmp_path):
     # Issue 10 item 4: Ctrl-C on one worker ended in a SystemError traceback and exit 1.
+    from knight.queens.search import warm_up
+
+    warm_up()  # compiled kernels in numba's cache: the command below starts searching at once
     proc = _knight("queens", "place", "17", cwd=tmp_path)
     time.sleep(5)  # warm-up loads the compiled kernels; place 17 then runs for tens of seconds
     proc.send_signal(signal.SIGINT)
