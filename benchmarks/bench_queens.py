@@ -1,85 +1,237 @@
-"""Queens speed figures (printed, not asserted). Run: python benchmarks/bench_queens.py [--heavy]
+"""Queens speed figures (printed, not asserted). Run: python benchmarks/bench_queens.py [options]
 
-Targets (issue): domination n=8 k=5 under 0.1 s on one thread after compilation;
-n=12 k=6 in minutes at most on 2 cores; N-queens n=16 under 10 s on one thread;
-efficiency at 2 workers at least 0.85 on the heavy instances. ``--heavy`` adds
-N-queens n=18 on 2 workers (several minutes).
+Default: single-thread figures (class search against the enumeration of every set;
+N-queens n=16 against a plain C bitmask solver, ``benchmarks/nqueens.c`` built with
+gcc -O2) and the speed-up of the Dask split at 2 workers. CPU seconds of the thread
+(``time.thread_time``) are quoted beside wall seconds: the machine is shared, and CPU
+time is disturbed less by other load.
+
+  --pruning        each pruning idea of the class search, on and off (dominate 13 7)
+  --frontier N     dominate N gamma(N) on --workers workers (default 2) with a store in
+                   --store (default bench-queens/dominate-N): rerunning resumes it.
+                   Issue targets: N=14 under 60 s and N=15 under one hour on 2 cores.
+  --project LIST   project the wall time of dominate N gamma(N) on --cores cores (default
+                   32) from the measured cost of randomly sampled search nodes, for each N
+                   of LIST (e.g. 15,16,17,18,19); --budget seconds of sampling per N
+  --heavy          N-queens n=18 on 2 workers (issue target: under 3 minutes)
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
-from knight.cluster import dask_client
-from knight.queens import dominate, dominate_serial, place, place_serial
-from knight.queens.search import warm_up
+import numpy as np
+
+from knight.queens import orbits
+from knight.queens.published import DOMINATING_CLASSES, DOMINATING_SETS, GAMMA, PLACEMENTS
+from knight.queens.search import (
+    dominate, dominate_all_serial, dominate_serial, place, place_serial, warm_up,
+)
+
+HERE = Path(__file__).resolve().parent
 
 
-def best_of(fn, repeats):
-    times, result = [], None
+def cpu_timed(fn):
+    """``(result, wall seconds, thread CPU seconds)`` of ``fn()``."""
+    w0, c0 = time.perf_counter(), time.thread_time()
+    out = fn()
+    return out, time.perf_counter() - w0, time.thread_time() - c0
+
+
+def c_solver() -> Path | None:
+    """Build ``nqueens.c`` with gcc -O2 into a temporary folder; None without gcc."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        return None
+    exe = Path(tempfile.mkdtemp(prefix="bench-queens-")) / "nqueens"
+    subprocess.run([gcc, "-O2", "-o", str(exe), str(HERE / "nqueens.c")], check=True)
+    return exe
+
+
+def c_count(exe: Path, n: int) -> tuple[int, float]:
+    out = subprocess.run([str(exe), str(n)], check=True, capture_output=True, text=True).stdout.split()
+    return int(out[1]), float(out[2])
+
+
+def single_thread(repeats: int) -> None:
+    print("\n# single thread, whole search in one kernel call: best of repeats (wall / thread CPU)")
+    for n, k in [(8, 5), (12, 6), (11, 7), (13, 7)]:
+        runs = {"classes": [], "every set": []}
+        for _ in range(repeats):  # alternate the two engines
+            for label, fn in (("classes", dominate_serial), ("every set", dominate_all_serial)):
+                r, wall, cpu = cpu_timed(lambda: fn(n, k))
+                runs[label].append((cpu, wall, r))
+        for label, rows in runs.items():
+            cpu, wall, r = min(rows, key=lambda x: x[0])
+            print(f"dominate n={n:2d} k={k} {label:9s} {r.solutions:>8,} sets {r.classes:>7,} classes "
+                  f"CPU {cpu:8.3f} s  wall {wall:8.3f} s  {r.nodes:>12,} nodes")
+        a = min(x[0] for x in runs["every set"]) / min(x[0] for x in runs["classes"])
+        print(f"dominate n={n:2d} k={k} classes vs every set: {a:.2f}x less CPU")
+
+    exe = c_solver()
+    print("\n# N-queens, one thread: ours (mirrored half, Burnside classes) against plain C (gcc -O2)")
+    for n in (14, 16):
+        ours, theirs = [], []
+        for _ in range(repeats if n < 16 else max(2, repeats - 1)):
+            r, wall, cpu = cpu_timed(lambda: place_serial(n))
+            assert r.solutions == PLACEMENTS[n]
+            ours.append(cpu)
+            if exe is not None:
+                count, c_cpu = c_count(exe, n)
+                assert count == PLACEMENTS[n]
+                theirs.append(c_cpu)
+        line = f"place n={n}: ours CPU best {min(ours):.3f} s (median {statistics.median(ours):.3f})"
+        if theirs:
+            line += (f"; C best {min(theirs):.3f} s (median {statistics.median(theirs):.3f}); "
+                     f"ours / C = {min(ours) / min(theirs):.2f} (medians {statistics.median(ours) / statistics.median(theirs):.2f})")
+        else:
+            line += "; gcc not found: no C baseline"
+        print(line)
+
+
+def speedup(repeats: int) -> None:
+    from knight.cluster import dask_client
+
+    print("\n# Dask: 64 tasks, T(p) medians, S(p) = T(1)/T(p), E(p) = S(p)/p")
+    heavy = [("dominate n=11 k=7", lambda c: dominate(11, 7, client=c)),
+             ("dominate n=13 k=7", lambda c: dominate(13, 7, client=c)),
+             ("place n=16", lambda c: place(16, client=c))]
+    times = {label: {} for label, _ in heavy}
+    imbalance = {}
     for _ in range(repeats):
-        result = fn()
-        times.append(result.seconds)
-    return min(times), statistics.median(times), result
+        for p in (1, 2):
+            with dask_client(p) as client:
+                for label, fn in heavy:
+                    r = fn(client)
+                    times[label].setdefault(p, []).append(r.seconds)
+                    imbalance.setdefault(label, []).append(r.imbalance)
+    for label, by_p in times.items():
+        t1, t2 = statistics.median(by_p[1]), statistics.median(by_p[2])
+        print(f"{label:20s} T(1) {t1:7.3f} s  T(2) {t2:7.3f} s  S(2) {t1 / t2:5.2f}  E(2) {t1 / t2 / 2:5.2f}  "
+              f"task imbalance (max/mean) {statistics.median(imbalance[label]):.2f}")
+
+
+def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
+    print(f"\n# pruning ideas, class search dominate n={n} k={k}, one thread, best CPU of {repeats}")
+    base = orbits.DEFAULT_OPTS
+    variants = [("default (all that paid)", base, True)]
+    for bit, name in [(orbits.FEWEST, "fewest-candidates branching"), (orbits.BOUND_TWO, "bound, 2 queens left"),
+                      (orbits.BOUND_MORE, "bound, 3+ queens left"), (orbits.CHILD_CUT, "child cut"),
+                      (orbits.CHILD_OVERLAP, "overlap in the child cut")]:
+        variants.append((f"without {name}", base & ~bit, True))
+    variants.append(("with the line bound", base | orbits.BOUND_LINES, True))
+    variants.append(("every set, no symmetry", base, False))
+    tables = orbits.tables(n)
+    root = orbits.root(n)
+    best = {}
+    for _ in range(repeats):
+        for label, opts, sym in variants:
+            out, wall, cpu = cpu_timed(lambda: orbits.run(*tables, k, sym, *root, 0, False, opts))
+            prev = best.get(label)
+            if prev is None or cpu < prev[0]:
+                best[label] = (cpu, out[2], out[0], out[1])
+    ref = best[variants[0][0]][0]
+    for label, _, _ in variants:
+        cpu, nodes, sols, cls = best[label]
+        print(f"{label:36s} CPU {cpu:7.3f} s ({cpu / ref:5.2f}x default)  {nodes:>12,} nodes  "
+              f"{sols} sets {cls} classes")
+
+
+def frontier(n: int, workers: int, tasks: int, store: str | None) -> None:
+    k = GAMMA[n]
+    store = store or f"bench-queens/dominate-{n}"
+    print(f"\n# dominate n={n} k={k} on {workers} worker(s), {tasks} units, store {store} "
+          f"(load average {os.getloadavg()[0]:.2f})")
+    c0 = time.process_time()
+    r = dominate(n, k, workers=workers, tasks=tasks, store=store)
+    cpu = time.process_time() - c0
+    want, want_classes = DOMINATING_SETS.get(n), DOMINATING_CLASSES.get(n)
+    def check(got, published):
+        return "no published value" if published is None else (
+            f"{'matches' if got == published else 'DIFFERS FROM'} {published:,}")
+
+    print(f"dominate n={n} k={k}: {r.solutions:,} sets (A002564: {check(r.solutions, want)}), "
+          f"{r.classes:,} classes (A002563: {check(r.classes, want_classes)}), "
+          f"{r.seconds:.1f} s wall, {cpu:.1f} s CPU of the process, "
+          f"{r.resumed} unit(s) read back; units: {r.cpu_seconds:.1f} s CPU in all, wall seconds "
+          f"mean {r.task_seconds.mean():.2f} max {r.task_seconds.max():.2f}; {r.nodes:,} nodes")
+
+
+def _hms(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
+
+
+def project(sizes: list[int], cores: int, budget: float, depth: int | None) -> None:
+    print(f"\n# projected wall time on {cores} cores from sampled node costs (thread CPU, one thread)")
+    rng = np.random.default_rng(12)
+    for n in sizes:
+        k = GAMMA[n]
+        d = depth or min(3, k - 2)
+        chosen, forbidden = orbits.nodes_at(n, k, d)
+        order = rng.permutation(len(chosen))
+        costs = []
+        t_end = time.perf_counter() + budget
+        for i in order:
+            _, _, cpu = cpu_timed(lambda: orbits.solve(n, k, chosen[i:i + 1], forbidden[i:i + 1]))
+            costs.append(cpu)
+            if time.perf_counter() > t_end and len(costs) >= 5:
+                break
+        costs = np.asarray(costs)
+        total = costs.mean() * len(chosen)
+        se = costs.std(ddof=1) / np.sqrt(len(costs)) * len(chosen) if len(costs) > 1 else float("nan")
+        print(f"dominate n={n} k={k}: {len(chosen):,} nodes at depth {d}, {len(costs)} sampled "
+              f"(mean {costs.mean():.3f} s, max {costs.max():.3f} s): total {total:,.0f} +- {se:,.0f} CPU s; "
+              f"wall on {cores} cores {_hms(total / cores)}, on 2 cores {_hms(total / 2)}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--heavy", action="store_true", help="also N-queens n=18 on 2 workers")
-    ap.add_argument("--parallel-only", action="store_true", help="skip the single-thread figures")
+    ap.add_argument("--pruning", action="store_true")
+    ap.add_argument("--frontier", type=int, default=None, metavar="N")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--tasks", type=int, default=256)
+    ap.add_argument("--store", default=None)
+    ap.add_argument("--project", default=None, metavar="LIST")
+    ap.add_argument("--cores", type=int, default=32)
+    ap.add_argument("--budget", type=float, default=60.0)
+    ap.add_argument("--depth", type=int, default=None)
+    ap.add_argument("--heavy", action="store_true")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     t0 = time.perf_counter()
     warm_up()
     print(f"warm-up (compile or load numba cache): {time.perf_counter() - t0:.2f} s")
+    if args.pruning:
+        pruning(args.repeats)
+    elif args.frontier:
+        frontier(args.frontier, args.workers, args.tasks, args.store)
+    elif args.project:
+        project([int(x) for x in args.project.split(",")], args.cores, args.budget, args.depth)
+    elif args.heavy:
+        from knight.cluster import dask_client
 
-    print("\n# single thread, whole search in one kernel call (best / median of repeats)")
-    for label, fn, reps in [] if args.parallel_only else [
-        ("dominate n=8 k=5", lambda: dominate_serial(8, 5), 10),
-        ("dominate n=12 k=6", lambda: dominate_serial(12, 6), args.repeats),
-        ("dominate n=13 k=7", lambda: dominate_serial(13, 7), 1),
-        ("place n=14", lambda: place_serial(14), args.repeats),
-        ("place n=16", lambda: place_serial(16), args.repeats if args.repeats < 3 else 2),
-    ]:
-        best, med, r = best_of(fn, reps)
-        print(f"{label:20s} {r.solutions:>12,} solutions {r.classes:>10,} classes "
-              f"best {best:8.3f} s  median {med:8.3f} s  ({r.nodes:,} nodes)")
-
-    print("\n# Dask: 64 tasks, T(p) medians, S(p) = T(1)/T(p), E(p) = S(p)/p")
-    heavy = [("dominate n=12 k=6", lambda c: dominate(12, 6, client=c)),
-             ("dominate n=11 k=7", lambda c: dominate(11, 7, client=c)),
-             ("dominate n=13 k=7", lambda c: dominate(13, 7, client=c)),
-             ("place n=16", lambda c: place(16, client=c))]
-    times = {label: {} for label, _ in heavy}
-    cpu = {label: {} for label, _ in heavy}
-    imbalance = {}
-    for rep in range(args.repeats):
-        for p in (1, 2):
-            with dask_client(p) as client:
-                for label, fn in heavy:
-                    c0 = time.process_time()
-                    r = fn(client)
-                    cpu[label].setdefault(p, []).append((time.process_time() - c0) / r.seconds)
-                    times[label].setdefault(p, []).append(r.seconds)
-                    imbalance.setdefault(label, []).append(r.imbalance)
-    for label, by_p in times.items():
-        t1, t2 = statistics.median(by_p[1]), statistics.median(by_p[2])
-        s = t1 / t2
-        print(f"{label:20s} T(1) {t1:7.3f} s  T(2) {t2:7.3f} s  S(2) {s:5.2f}  E(2) {s / 2:5.2f}  "
-              f"task imbalance (max/mean) {statistics.median(imbalance[label]):.2f}  "
-              f"CPU/wall at p=2 {statistics.median(cpu[label][2]):.2f}")
-
-    print(f"load average after: {os.getloadavg()}")
-    if args.heavy:
         print("\n# heavy: N-queens n=18 on 2 workers")
         with dask_client(2) as client:
+            c0 = time.process_time()
             r = place(18, client=client, tasks=256)
-        print(f"place n=18 {r.solutions:,} solutions {r.classes:,} classes {r.seconds:.1f} s "
-              f"(2 workers, {r.tasks} tasks)")
+            cpu = time.process_time() - c0
+        print(f"place n=18 {r.solutions:,} solutions {r.classes:,} classes {r.seconds:.1f} s wall, "
+              f"{cpu:.1f} s CPU of the process ({cpu / r.seconds:.2f} cores on average; "
+              f"{cpu / 2:.0f} s wall with 2 free cores) (2 workers, {r.tasks} tasks)")
+    else:
+        single_thread(args.repeats)
+        speedup(args.repeats)
+    print(f"load average after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Plain-Python reference for the queens: no numba, no bitboards, no pruning.
 
-Squares are ``s = r * n + c`` (row 0 top, column 0 left) as in CONVENTIONS.md.
+Squares are ``s = r * n + c`` (row 0 top, column 0 left) as in docs/conventions.md.
 """
 
 from __future__ import annotations

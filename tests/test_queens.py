@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,14 +17,17 @@ sys.path.insert(0, str(Path(__file__).parent))
 import naive_queens as naive  # noqa: E402
 
 from knight.cli import main  # noqa: E402
-from knight.queens import dominate, dominate_serial, place, place_serial  # noqa: E402
+from knight.queens import dominate, dominate_all, dominate_serial, place, place_serial  # noqa: E402
+from knight.queens import nqueens, orbits, units  # noqa: E402
 from knight.queens.bits import bit_stats, from_bits, queen_cover, to_bits  # noqa: E402
+from knight.queens.search import dominate_all_serial, orbit_sets  # noqa: E402
 from knight.queens.study import parse_instance, run_study, speedup_table, worker_counts  # noqa: E402
 from knight.queens.tables import solutions_frame  # noqa: E402
 
-# Published counts, copied from CONVENTIONS.md and OEIS (not from the code under test).
-GAMMA = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6]  # n = 1..12
-DOMINATING = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8]  # sets of gamma(n) queens
+# Published counts, copied from docs/conventions.md and OEIS (not from the code under test).
+GAMMA = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7]  # n = 1..13 (A075458)
+DOMINATING = [1, 4, 1, 12, 186, 4, 86, 4860, 114, 8, 2, 8, 288]  # sets of gamma(n) queens (A002564)
+DOMINATING_CLASSES = [1, 1, 1, 3, 37, 1, 13, 638, 21, 1, 1, 1, 41]  # ... up to symmetry (A002563)
 PLACEMENTS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]  # A000170
 PLACEMENT_CLASSES = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]  # A002562
 
@@ -51,24 +57,126 @@ def test_queen_cover_matches_reference(n):
 )
 def test_dominating_sets_match_reference(n, k):
     want = naive.dominating_sets(n, k)
-    got = dominate(n, k, keep=True, tasks=8)
-    assert got.solutions == len(want)
-    assert as_tuples(got.sets) == want
-    assert got.classes == naive.class_count(n, want)
-    serial = dominate_serial(n, k, keep=True)
-    assert (serial.solutions, serial.classes) == (got.solutions, got.classes)
-    assert as_tuples(serial.sets) == want
+    classes = naive.class_count(n, want)
+    for got in (dominate(n, k, keep=True, tasks=8), dominate_serial(n, k, keep=True),
+                dominate_all(n, k, keep=True, tasks=8), dominate_all_serial(n, k, keep=True)):
+        assert (got.solutions, got.classes) == (len(want), classes)
+        assert as_tuples(got.sets) == want
 
 
-@pytest.mark.parametrize("n", range(1, 13))
+@pytest.mark.parametrize("n", range(1, 14))
 def test_published_dominating_counts(n):
-    assert dominate(n, GAMMA[n - 1]).solutions == DOMINATING[n - 1]
+    # The class search, the enumeration of every set and the published count agree.
+    classes = dominate(n, GAMMA[n - 1])
+    every = dominate_all(n, GAMMA[n - 1])
+    assert classes.solutions == every.solutions == DOMINATING[n - 1]
+    assert classes.classes == every.classes == DOMINATING_CLASSES[n - 1]
+    assert int(classes.orbits.sum()) == classes.solutions
+
+
+@pytest.mark.parametrize("n,k", [(5, 3), (7, 4), (8, 5), (9, 5), (6, 4), (11, 5)])
+def test_representatives_orbits_make_every_set(n, k):
+    res = dominate(n, k, tasks=16)
+    every = dominate_all(n, k, keep=True)
+    assert len(res.representatives) == res.classes == every.classes
+    assert int(res.orbits.sum()) == res.solutions == every.solutions
+    assert np.array_equal(orbit_sets(res.representatives, n), every.sets)
+    for rep, size in zip(res.representatives.tolist(), res.orbits.tolist()):
+        orbit = {naive.image(n, g, rep) for g in naive.symmetries(n)}
+        assert len(orbit) == size and tuple(rep) == min(orbit)  # each class by its smallest member
+    table = solutions_frame(every)
+    assert as_tuples(res.representatives) == as_tuples(table.filter(pl.col("representative"))["squares"].to_list())
+
+
+_BITS = (orbits.FEWEST, orbits.BOUND_TWO, orbits.BOUND_MORE, orbits.CHILD_CUT, orbits.CHILD_OVERLAP)
+
+
+@pytest.mark.parametrize("opts", sorted({orbits.DEFAULT_OPTS, 0, orbits.DEFAULT_OPTS | orbits.BOUND_LINES,
+                                         *(orbits.DEFAULT_OPTS & ~b for b in _BITS)}))
+def test_every_pruning_choice_finds_the_same_sets(opts):
+    # Pruning only skips empty subtrees: each choice of cuts gives the same sets.
+    for n, k in [(4, 3), (5, 4), (7, 4), (9, 5)]:
+        want = naive.dominating_sets(n, k) if n < 9 else None
+        for sym in (True, False):
+            sols, classes, _, reps, _ = orbits.solve(n, k, *orbits.root(n), sym=sym, keep=True, opts=opts)
+            if want is not None:
+                assert (sols, classes) == (len(want), naive.class_count(n, want))
+                assert as_tuples(orbit_sets(reps, n)) == want
+            else:
+                assert (sols, classes) == (114, 21)
 
 
 def test_no_smaller_dominating_sets():
     # gamma(n) is the fewest: one queen fewer dominates nothing.
     for n in range(4, 10):
         assert dominate(n, GAMMA[n - 1] - 1).solutions == 0
+        assert dominate_all(n, GAMMA[n - 1] - 1).solutions == 0
+
+
+def test_interrupted_search_resumes_to_the_same_count(tmp_path):
+    whole = dominate(11, 7, tasks=32)
+    store = tmp_path / "units"
+    part = dominate(11, 7, tasks=32, store=store, only=[0, 5, 31])  # as if stopped after 3 units
+    assert part.tasks == 3 and 0 < part.solutions < whole.solutions
+    assert len(list(store.glob("unit-*.json"))) == 3
+    resumed = dominate(11, 7, tasks=32, store=store, keep=True)
+    assert resumed.resumed == 3 and resumed.tasks == 32
+    assert (resumed.solutions, resumed.classes) == (whole.solutions, whole.classes) == (239206, 30078)
+    assert np.array_equal(resumed.representatives, whole.representatives)
+    again = dominate(11, 7, tasks=32, store=store)
+    assert again.resumed == 32 and again.solutions == whole.solutions
+    with pytest.raises(ValueError, match="another search"):
+        dominate(11, 7, tasks=16, store=store)
+    with pytest.raises(ValueError, match="unit 99"):
+        dominate(11, 7, tasks=32, only=[99])
+
+
+def _knight(*args, cwd):
+    return subprocess.Popen([sys.executable, "-m", "knight.cli", *args], cwd=cwd, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_ctrl_c_stops_a_search_cleanly_and_it_resumes(tmp_path):
+    # Issue 10 item 4: Ctrl-C on one worker ended in a SystemError traceback and exit 1.
+    from knight.queens.search import warm_up
+
+    warm_up()  # compiled kernels in numba's cache: the commands below start searching at once
+    # Searches of tens of seconds, in units of seconds: the signal lands inside a kernel.
+    for args in (["place", "17"], ["dominate", "14", "8", "--tasks", "8", "--no-store"]):
+        proc = _knight("queens", *args, cwd=tmp_path)
+        time.sleep(5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err, (args, err)
+    # A class search stopped after some units resumes from them to the published count.
+    store = tmp_path / "s"
+    proc = _knight("queens", "dominate", "13", "7", "--tasks", "512", "--store", str(store), cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while len(list(store.glob("unit-*.json"))) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    done = len(list(store.glob("unit-*.json")))
+    assert 5 <= done < 512
+    assert main(["queens", "dominate", "13", "7", "--tasks", "512", "--store", str(store), "--json"]) == 0
+    assert len(list(store.glob("unit-*.json"))) == 512
+    assert (store / "classes.parquet").exists()
+
+
+def test_search_units_cover_the_search():
+    # Units at any depth finish to the same count as the whole search from the root.
+    whole = dominate_serial(9, 5)
+    for depth in (1, 2, 3):
+        chosen, forbidden = orbits.nodes_at(9, 5, depth)
+        got = orbits.solve(9, 5, chosen, forbidden)
+        assert (got[0], got[1]) == (whole.solutions, whole.classes) == (114, 21)
+    plan = units.make_plan(12, 6, 8)
+    assert plan.units == 8 and plan.nodes >= 8 * units.NODES_PER_UNIT
+    dealt = sorted(row for b in plan.batches for row in b[0].tolist())
+    assert dealt == sorted(orbits.nodes_at(12, 6, plan.depth)[0].tolist())  # each node in one unit
+    got = [units.solve_unit(12, 6, *b) for b in plan.batches]
+    assert sum(g["solutions"] for g in got) == 8 and sum(g["classes"] for g in got) == 1
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -79,6 +187,15 @@ def test_placements_match_reference(n):
     assert got.classes == naive.class_count(n, [naive.placement_squares(p) for p in want])
     mirrored = place(n, tasks=8)  # half of row 0 searched, then mirrored
     assert (mirrored.solutions, mirrored.classes) == (len(want), got.classes)
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_turn_invariant_placements_match_reference(n):
+    every = naive.placements(n)
+    squares = [naive.placement_squares(p) for p in every]
+    half, quarter = naive.symmetries(n)[2], naive.symmetries(n)[1]
+    assert nqueens.count_invariant(n, False) == sum(naive.image(n, half, s) == s for s in squares)
+    assert nqueens.count_invariant(n, True) == sum(naive.image(n, quarter, s) == s for s in squares)
 
 
 @pytest.mark.parametrize("n", range(1, 15))
@@ -137,11 +254,20 @@ def test_bad_input_raises_with_the_value(call, message):
         call()
 
 
-def test_cli_json_and_errors(capsys, tmp_path):
+def test_cli_json_and_errors(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     assert main(["queens", "dominate", "8", "5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"n", "k", "solutions", "classes", "seconds"}
     assert (out["n"], out["k"], out["solutions"], out["classes"]) == (8, 5, 4860, 638)
+    classes = pl.read_parquet(tmp_path / "queens-dominate-8-5" / "classes.parquet")
+    assert len(classes) == 638 and classes["orbit"].sum() == 4860
+    assert main(["queens", "dominate", "9", "5", "--no-store"]) == 0
+    assert "114 solutions, 21 up to symmetry" in capsys.readouterr().out
+    assert not (tmp_path / "queens-dominate-9-5").exists()
+    assert main(["queens", "dominate", "11", "7", "--tasks", "8", "--unit", "2", "--store", "u"]) == 0
+    assert "in the 1 unit(s) finished so far" in capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "u").iterdir()) == ["plan.json", "unit-00002.json"]
     assert main(["queens", "place", "8", "--json", "--workers", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"n", "solutions", "classes", "seconds"}

@@ -1,6 +1,7 @@
 """``knight queens``: dominating sets of k queens and non-attacking placements of n queens.
 
-    knight queens dominate N K [--workers P] [--tasks T] [--json] [--output FILE]
+    knight queens dominate N K [--workers P] [--tasks T] [--store DIR | --no-store] [--unit I ...]
+                               [--json] [--output FILE]
     knight queens place N [--workers P] [--tasks T] [--json] [--output FILE]
 """
 
@@ -38,6 +39,12 @@ def register(subparsers) -> None:
     dom.add_argument("n", type=int, metavar="N", help="board side")
     dom.add_argument("k", type=int, metavar="K", help="number of queens")
     _common(dom)
+    dom.add_argument("--store", default=None, metavar="DIR",
+                     help="folder of finished units and the class representatives "
+                          "(default queens-dominate-N-K); a rerun resumes from the units there")
+    dom.add_argument("--no-store", action="store_true", help="keep nothing on disk (no resume)")
+    dom.add_argument("--unit", type=int, action="append", default=None, metavar="I",
+                     help="run only unit I of the T units (repeatable; e.g. one per cluster job)")
     dom.set_defaults(func=_run)
     pl_ = sub.add_parser("place", help="every placement of N non-attacking queens on N x N",
                          description="Every placement of N mutually non-attacking queens on the N x N board.")
@@ -49,28 +56,32 @@ def register(subparsers) -> None:
 def _run(args: argparse.Namespace) -> int:
     from knight.cluster import dask_client
     from knight.queens import dominate, place
-    from knight.queens.checks import check_workers
+    from knight.queens.checks import (
+        MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers,
+    )
 
+    # Validate before starting a cluster: a bad n or k fails in well under a second.
     workers = check_workers(args.workers)
+    check_tasks(args.tasks)
+    dominating = args.queens_command == "dominate"
+    store = None
+    if dominating:
+        check_k(args.k, check_n(args.n, limit=MAX_DOMINATE_N))
+        if not args.no_store:
+            store = args.store or f"queens-dominate-{args.n}-{args.k}"
+    else:
+        check_n(args.n, limit=MAX_PLACE_N)
     keep = args.output is not None
 
     def search(client=None):
         from knight.progress import Progress
 
         with Progress(args.tasks, f"queens {args.queens_command} {args.n}") as bar:
-            if args.queens_command == "dominate":
+            if dominating:
                 return dominate(args.n, args.k, workers=workers, tasks=args.tasks, keep=keep, client=client,
-                                progress=bar)
+                                progress=bar, store=store, only=args.unit)
             return place(args.n, workers=workers, tasks=args.tasks, keep=keep, client=client, progress=bar)
 
-    # Validate before starting a cluster: a bad n or k fails in well under a second.
-    from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks
-
-    check_tasks(args.tasks)
-    if args.queens_command == "dominate":
-        check_k(args.k, check_n(args.n, limit=MAX_DOMINATE_N))
-    else:
-        check_n(args.n, limit=MAX_PLACE_N)
     from knight.queens.search import warm_up
 
     warm_up()
@@ -79,15 +90,26 @@ def _run(args: argparse.Namespace) -> int:
             result = search(client)
     else:
         result = search()
-    if keep:
+    partial = dominating and args.unit is not None
+    if keep and not partial:
         from knight.queens.tables import solutions_frame, write_solutions
 
         write_solutions(solutions_frame(result), args.output)
+    classes_path = None
+    if store is not None and not partial:
+        from knight.queens.tables import classes_frame, write_solutions
+
+        classes_path = f"{store}/classes.parquet"
+        write_solutions(classes_frame(result), classes_path)
     if args.json:
         print(json.dumps(result.summary()))
         return 0
-    what = (f"{result.k} queens dominating {result.n}x{result.n}" if result.problem == "dominate"
+    what = (f"{result.k} queens dominating {result.n}x{result.n}" if dominating
             else f"{result.n} non-attacking queens on {result.n}x{result.n}")
-    print(f"{what}: {result.solutions:,} solutions, {result.classes:,} up to symmetry")
-    print(f"{result.seconds:.3f} s, {result.workers} worker(s), {result.tasks} task(s)")
+    print(f"{what}: {result.solutions:,} solutions, {result.classes:,} up to symmetry"
+          + (f" in the {result.tasks} unit(s) finished so far" if partial else ""))
+    print(f"{result.seconds:.3f} s, {result.workers} worker(s), {result.tasks} task(s)"
+          + (f", {result.resumed} read back from {store}" if result.resumed else ""))
+    if classes_path:
+        print(f"class representatives: {classes_path}")
     return 0

@@ -72,7 +72,7 @@ def from_bits(bits: np.ndarray) -> list[int]:
 def queen_cover(n: int) -> np.ndarray:
     """``uint64[n*n, W]``: squares covered by a queen on each square, its own included.
 
-    A queen covers its row, column and both diagonals; nothing blocks (CONVENTIONS.md).
+    A queen covers its row, column and both diagonals; nothing blocks (docs/conventions.md).
     Covering is symmetric: ``a`` covers ``b`` exactly when ``b`` covers ``a``.
     """
     r, c = np.divmod(np.arange(n * n), n)

@@ -1,5 +1,8 @@
 """Every set of ``k`` queens that dominates the ``n x n`` board: numba bitboard search.
 
+The enumeration of every set, kept as the independent check of the class search
+(:mod:`knight.queens.orbits`): it shares only the cover table with it.
+
 The search picks queens one at a time. At each node it branches only on the queens
 that cover the first uncovered square (row-major); trying them in square order and
 forbidding the ones already tried in later siblings makes every set appear exactly

@@ -2,10 +2,18 @@
 
 Row-by-row bitmask backtracking: bit ``c`` of ``cols``/``ld``/``rd`` marks a column or
 diagonal already attacked in the current row. A placement is stored as ``cols[row]``.
-The search is split by prefix (the columns of the first ``D`` rows); without kept
-placements only the left half of row 0 is searched and mirrored (weight 2, the
-middle column of an odd board weight 1). Every class representative lies in that half,
-so classes are counted exactly by testing each visited placement.
+The search is split by prefix (the columns of the first ``D`` rows).
+
+Counting (:func:`count_prefixes`): only the left half of row 0 is searched and
+mirrored (weight 2; the middle column of an odd board weight 1), and the last row is
+counted without being visited. Classes follow from Burnside's lemma without looking
+at any placement twice: no placement is its own mirror image in a mirror or a
+diagonal (n > 1), so classes = (Q + P + 2 R) / 8 with Q all placements, P those
+unchanged by the half turn and R those unchanged by the quarter turn, which
+:func:`count_invariant` counts by placing whole orbits of squares.
+
+Keeping the placements (:func:`solve_prefixes`) searches all of row 0 and tests
+each placement for being its class's representative.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from knight.queens.bits import lowbit_index
+from knight.queens.bits import lowbit_index, popcount
 from knight.queens.symmetry import placement_is_representative
 
 _ONE = np.uint64(1)
@@ -146,6 +154,145 @@ def solve_prefixes(n, prefixes, mirror, keep):
     return n_sol, n_cls, out[:n_out], visited
 
 
+@njit(nogil=True, cache=True)
+def count_prefixes(n, prefixes, mirror):
+    """``(placements, nodes)`` below the valid prefixes (int32[m, D]); see the module docstring.
+
+    With ``mirror`` a prefix whose row-0 column is left of the middle counts twice.
+    ``nodes`` counts the partial placements visited (the last row is not visited).
+    """
+    D = prefixes.shape[1]
+    full = (_ONE << np.uint64(n)) - _ONE
+    cols = np.zeros(n + 1, dtype=np.uint64)
+    ld = np.zeros(n + 1, dtype=np.uint64)
+    rd = np.zeros(n + 1, dtype=np.uint64)
+    avail = np.zeros(n + 1, dtype=np.uint64)
+    total = 0
+    visited = 0
+    for m in range(prefixes.shape[0]):
+        cols[0] = _ZERO
+        ld[0] = _ZERO
+        rd[0] = _ZERO
+        for row in range(D):
+            _descend(row, _ONE << np.uint64(prefixes[m, row]), cols, ld, rd, avail, full)
+        weight = 1
+        if mirror and D > 0 and 2 * prefixes[m, 0] + 1 < n:
+            weight = 2
+        visited += 1
+        if D == n:
+            total += weight
+            continue
+        if D == n - 1:
+            total += weight * np.int64(popcount(avail[D]))
+            continue
+        row = D
+        avail[row] = full & ~(cols[row] | ld[row] | rd[row])
+        count = 0
+        while True:
+            a = avail[row]
+            if a == _ZERO:
+                if row == D:
+                    break
+                row -= 1
+                continue
+            b = a & (_ZERO - a)
+            avail[row] = a ^ b
+            c = cols[row] | b
+            left = (ld[row] | b) << _ONE
+            right = (rd[row] | b) >> _ONE
+            visited += 1
+            if row == n - 2:
+                count += np.int64(popcount(full & ~(c | left | right)))
+                continue
+            row += 1
+            cols[row] = c
+            ld[row] = left
+            rd[row] = right
+            avail[row] = full & ~(c | left | right)
+        total += weight * count
+    return total, visited
+
+
+@njit(nogil=True, cache=True)
+def count_invariant(n, quarter):
+    """Placements unchanged by the quarter turn (``quarter``) or else by the half turn.
+
+    Rows are filled in order; a queen on the first empty row brings its whole orbit
+    under the turn (2 or 4 squares, 1 at the centre), all of which must be free.
+    """
+    full = (_ONE << np.uint64(n)) - _ONE
+    cols = np.zeros(n + 1, dtype=np.uint64)
+    rows = np.zeros(n + 1, dtype=np.uint64)
+    dg = np.zeros(n + 1, dtype=np.uint64)  # bit r - c + n - 1
+    an = np.zeros(n + 1, dtype=np.uint64)  # bit r + c
+    nextc = np.zeros(n + 1, dtype=np.int64)
+    rowat = np.zeros(n + 1, dtype=np.int64)
+    orb_r = np.zeros(4, dtype=np.int64)
+    orb_c = np.zeros(4, dtype=np.int64)
+    count = 0
+    level = 0
+    rowat[0] = 0
+    nextc[0] = 0
+    while True:
+        if rows[level] == full:
+            count += 1
+            level -= 1
+            if level < 0:
+                break
+            continue
+        r = rowat[level]
+        c = nextc[level]
+        if c >= n:
+            level -= 1
+            if level < 0:
+                break
+            continue
+        nextc[level] = c + 1
+        # The orbit of (r, c): quarter turn (r, c) -> (c, n-1-r); half turn (n-1-r, n-1-c).
+        m = 0
+        rr, cc = r, c
+        for _ in range(4 if quarter else 2):
+            dup = False
+            for i in range(m):
+                if orb_r[i] == rr and orb_c[i] == cc:
+                    dup = True
+            if not dup:
+                orb_r[m] = rr
+                orb_c[m] = cc
+                m += 1
+            if quarter:
+                rr, cc = cc, n - 1 - rr
+            else:
+                rr, cc = n - 1 - rr, n - 1 - cc
+        ok = True
+        rs, cs, ds, as_ = rows[level], cols[level], dg[level], an[level]
+        for i in range(m):
+            br = _ONE << np.uint64(orb_r[i])
+            bc = _ONE << np.uint64(orb_c[i])
+            bd = _ONE << np.uint64(orb_r[i] - orb_c[i] + n - 1)
+            ba = _ONE << np.uint64(orb_r[i] + orb_c[i])
+            if (rs & br) | (cs & bc) | (ds & bd) | (as_ & ba) != _ZERO:
+                ok = False
+                break
+            rs |= br
+            cs |= bc
+            ds |= bd
+            as_ |= ba
+        if not ok:
+            continue
+        level += 1
+        rows[level] = rs
+        cols[level] = cs
+        dg[level] = ds
+        an[level] = as_
+        nxt = 0
+        while nxt < n and (rs >> np.uint64(nxt)) & _ONE:
+            nxt += 1
+        rowat[level] = nxt
+        nextc[level] = 0
+    return count
+
+
 def first_row_limit(n: int, mirror: bool) -> int:
     """Columns of row 0 searched: the left half and the middle with ``mirror``, else all."""
     return (n + 1) // 2 if mirror else n
@@ -166,11 +313,30 @@ def prefixes(n: int, target: int, mirror: bool) -> np.ndarray:
 
 
 def solve(n: int, prefix_batch: np.ndarray, mirror: bool, keep: bool):
-    """Finish a batch of prefixes: ``(solutions, classes, placements, nodes_visited)``."""
-    return solve_prefixes(n, np.ascontiguousarray(prefix_batch, dtype=np.int32), mirror, keep)
+    """Finish a batch of prefixes: ``(solutions, classes, placements, nodes_visited)``.
+
+    Without ``keep`` classes are not counted here (0): see :func:`classes`."""
+    batch = np.ascontiguousarray(prefix_batch, dtype=np.int32)
+    if keep:
+        return solve_prefixes(n, batch, mirror, keep)
+    total, visited = count_prefixes(n, batch, mirror)
+    return total, 0, np.empty((0, n), dtype=np.int32), visited
+
+
+def classes(n: int, placements: int) -> int:
+    """Classes under the 8 symmetries of ``placements`` placements (Burnside, module docstring)."""
+    if n == 1:
+        return 1
+    fixed = placements + count_invariant(n, False) + 2 * count_invariant(n, True)
+    if fixed % 8:
+        raise RuntimeError(f"n={n}: {placements} placements give a non-integer class count")
+    return fixed // 8
 
 
 def solve_all(n: int, keep: bool = False):
-    """The whole search in one call on this thread (mirrored unless ``keep``)."""
+    """The whole search in one call on this thread (mirrored and counted unless ``keep``)."""
     mirror = not keep
-    return solve(n, _prefixes(n, 1, first_row_limit(n, mirror)), mirror, keep)
+    out = solve(n, _prefixes(n, 1, first_row_limit(n, mirror)), mirror, keep)
+    if keep:
+        return out
+    return out[0], classes(n, out[0]), out[2], out[3]

@@ -8,12 +8,12 @@ a like share of heavy and light ones. The batches depend only on the instance an
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
-from knight.cluster import dask_client
 
 #: Default number of tasks a search is split into.
 DEFAULT_TASKS = 64
@@ -34,29 +34,80 @@ def timed(fn: Callable, *args):
     return out, time.perf_counter() - t0
 
 
-def run(fn: Callable, batches: Sequence[tuple], *, workers: int = 1, client=None, progress=None) -> list:
+def _in_turn(fn, batches, done) -> None:
+    """Run the batches one after the other on a daemon thread; this thread collects.
+
+    The kernels never run on the main thread, so Ctrl-C reaches Python at once as a
+    KeyboardInterrupt here (a signal landing inside a numba call on the main thread
+    surfaces as a SystemError instead). The daemon thread is abandoned on exit.
+    """
+    results: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def work():
+        for i, b in enumerate(batches):
+            if stop.is_set():
+                return
+            try:
+                results.put((i, timed(fn, *b), None))
+            except BaseException as exc:  # handed to the caller's thread
+                results.put((i, None, exc))
+                return
+
+    threading.Thread(target=work, name="queens-search", daemon=True).start()
+    try:
+        for _ in range(len(batches)):
+            while True:
+                try:
+                    i, out, exc = results.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            if exc is not None:
+                raise exc
+            done(i, out)
+    finally:
+        stop.set()
+
+
+def run(fn: Callable, batches: Sequence[tuple], *, workers: int = 1, client=None, progress=None,
+        on_done: Callable | None = None) -> list:
     """``[timed(fn, *batch) for batch in batches]``, in batch order.
 
     With ``client`` the batches are Dask tasks on its workers; without one, ``workers``
-    1 runs them in turn on this thread and more start a local threaded cluster.
-    ``progress`` (a :class:`knight.progress.Progress`) counts finished batches.
+    1 runs them in turn on a helper thread and more start a local threaded cluster.
+    ``progress`` (a :class:`knight.progress.Progress`) counts finished batches;
+    ``on_done(i, result)`` is called on this thread as each batch ``i`` finishes.
     """
     if progress is not None:
-        progress.total = max(len(batches), 1)
+        progress.total = max(len(batches), 1) + progress.done
+    out: list = [None] * len(batches)
+
+    def done(i, result):
+        out[i] = result
+        if on_done is not None:
+            on_done(i, result)
+        if progress is not None:
+            progress.update(1)
+
+    if not batches:
+        return out
     if client is None and workers == 1:
-        out = []
-        for b in batches:
-            out.append(timed(fn, *b))
-            if progress is not None:
-                progress.update(1)
+        _in_turn(fn, batches, done)
         return out
     if client is None:
-        with dask_client(workers) as own:
-            return run(fn, batches, client=own, progress=progress)
-    futures = [client.submit(timed, fn, *b, pure=False) for b in batches]
-    if progress is not None:
-        from dask.distributed import as_completed
+        from knight.cluster import dask_client
 
-        for _ in as_completed(futures, loop=client.loop):
-            progress.update(1)
-    return client.gather(futures)
+        with dask_client(workers) as own:
+            return run(fn, batches, client=own, progress=progress, on_done=on_done)
+    from dask.distributed import as_completed
+
+    futures = [client.submit(timed, fn, *b, pure=False) for b in batches]
+    index = {f.key: i for i, f in enumerate(futures)}
+    try:
+        for future in as_completed(futures, loop=client.loop):
+            done(index[future.key], future.result())
+    except BaseException:
+        client.cancel(futures)
+        raise
+    return out

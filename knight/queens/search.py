@@ -1,8 +1,13 @@
 """Public entry points: :func:`dominate` and :func:`place`, split over Dask workers.
 
 Both return a :class:`SearchResult`. ``seconds`` is the wall time of the search itself
-(frontier, tasks, merge), without starting a cluster. Kept sets are sorted so the
-output is identical for any number of workers.
+(plan, tasks, merge), without starting a cluster. Kept sets are sorted so the output
+is identical for any number of workers.
+
+:func:`dominate` searches one representative per symmetry class
+(:mod:`knight.queens.orbits`) in work units (:mod:`knight.queens.units`), optionally
+kept on disk so an interrupted search resumes; :func:`dominate_all` enumerates every
+set with the independent engine (:mod:`knight.queens.domination`), the check.
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from knight.queens import domination, nqueens
+from knight.queens import domination, nqueens, orbits, units
 from knight.queens.checks import (
     MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers,
 )
 from knight.queens.parallel import DEFAULT_TASKS, NODES_PER_TASK, deal, run
+from knight.queens.symmetry import square_images
 
 
 @dataclass
@@ -25,6 +31,9 @@ class SearchResult:
 
     ``sets``: int32[solutions, k] when kept: for domination the sorted squares of each
     set, for placements the column of the queen in each row; rows sorted.
+    ``representatives`` (int32[classes, k]: each class's member smallest as a sorted
+    tuple of squares, rows sorted) and ``orbits`` (int32[classes], the size of each
+    class): from the class search.
     """
 
     problem: str  # "dominate" or "place"
@@ -38,6 +47,10 @@ class SearchResult:
     nodes: int
     task_seconds: np.ndarray = field(repr=False)
     sets: np.ndarray | None = field(default=None, repr=False)
+    representatives: np.ndarray | None = field(default=None, repr=False)
+    orbits: np.ndarray | None = field(default=None, repr=False)
+    resumed: int = 0  # units read back from a store instead of searched
+    cpu_seconds: float = 0.0  # CPU seconds of the class search's units, summed
 
     def summary(self) -> dict:
         """The CLI's JSON object."""
@@ -52,6 +65,56 @@ class SearchResult:
         """Longest task over the mean task (1.0 = perfectly even)."""
         ts = self.task_seconds
         return float(ts.max() / ts.mean()) if len(ts) and ts.mean() > 0 else 1.0
+
+
+def orbit_sets(reps: np.ndarray, n: int) -> np.ndarray:
+    """int32[m, k]: every image of every representative (sorted squares), rows sorted, distinct."""
+    reps = np.asarray(reps, dtype=np.int64)
+    if len(reps) == 0:
+        return np.empty((0, reps.shape[1] if reps.ndim == 2 else 0), np.int32)
+    images = square_images(n)
+    stacked = np.sort(images[:, reps], axis=2).reshape(-1, reps.shape[1])
+    return np.unique(stacked, axis=0).astype(np.int32)  # np.unique sorts the rows
+
+
+def smallest_images(reps: np.ndarray, n: int) -> np.ndarray:
+    """int32[m, k]: for each set (sorted squares), its image smallest as a sorted tuple.
+
+    The class search picks its representatives by another key (:mod:`knight.queens.orbits`);
+    reporting each class by its smallest member keeps one convention in every table."""
+    reps = np.asarray(reps, dtype=np.int64)
+    m = len(reps)
+    if m == 0:
+        return reps.astype(np.int32)
+    images = square_images(n)
+    g = images.shape[0]
+    stacked = np.sort(images[:, reps], axis=2).transpose(1, 0, 2).reshape(m * g, -1)
+    group = np.repeat(np.arange(m), g)
+    order = np.lexsort([stacked[:, j] for j in range(stacked.shape[1] - 1, -1, -1)] + [group])
+    return stacked[order[::g]].astype(np.int32)
+
+
+def _merge_classes(n, k, parts, workers, t0, keep, resumed) -> SearchResult:
+    results = [p[0] for p in parts]
+    seconds = np.asarray([p[1] for p in parts], dtype=float)
+    solutions = sum(r["solutions"] for r in results)
+    classes = sum(r["classes"] for r in results)
+    nodes = sum(r["nodes"] for r in results)
+    reps = [np.asarray(r["representatives"], dtype=np.int32).reshape(-1, k) for r in results]
+    orbs = [np.asarray(r["orbits"], dtype=np.int32) for r in results]
+    reps = np.concatenate(reps) if reps else np.empty((0, k), np.int32)
+    orbs = np.concatenate(orbs) if orbs else np.empty(0, np.int32)
+    reps = smallest_images(reps, n)
+    order = np.lexsort(reps.T[::-1]) if len(reps) else np.zeros(0, np.int64)
+    reps, orbs = reps[order], orbs[order]
+    sets = None
+    if keep:
+        sets = orbit_sets(reps, n)
+        if len(sets) != solutions:
+            raise RuntimeError(f"dominate n={n} k={k}: orbits hold {len(sets)} sets, counted {solutions}")
+    cpu = sum(float(r.get("cpu", 0.0)) for r in results)
+    return SearchResult("dominate", n, k, solutions, classes, time.perf_counter() - t0, workers,
+                        len(parts), nodes, seconds, sets, reps, orbs, resumed, cpu)
 
 
 def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
@@ -70,10 +133,50 @@ def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
     )
 
 
-def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board, in ``tasks`` tasks.
+def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None,
+             store=None, only=None) -> SearchResult:
+    """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
 
-    ``progress`` (a :class:`knight.progress.Progress`) is advanced once per finished task."""
+    Counts every class once (its representative) with its orbit size; ``keep`` also
+    lists every set (the orbits of the representatives). ``store``: a folder where
+    each finished unit is written and from which finished units are read back
+    (resume). ``only``: unit indices to run (e.g. one per cluster job); the result then
+    covers just the units done so far. ``progress`` (a :class:`knight.progress.Progress`)
+    is advanced once per finished unit.
+    """
+    n = check_n(n, limit=MAX_DOMINATE_N)
+    k = check_k(k, n)
+    workers, tasks = check_workers(workers), check_tasks(tasks)
+    t0 = time.perf_counter()
+    plan = units.make_plan(n, k, tasks)
+    keeper = units.Store(store, plan) if store is not None else None
+    finished = keeper.finished() if keeper is not None else {}
+    wanted = range(plan.units) if only is None else sorted(set(only))
+    for i in wanted:
+        if not 0 <= i < plan.units:
+            raise ValueError(f"unit {i} is not among the {plan.units} units of this search")
+    todo = [i for i in wanted if i not in finished]
+    if progress is not None:
+        progress.total = plan.units
+        progress.update(len(finished))
+
+    def save(j, part):
+        if keeper is not None:
+            keeper.write(todo[j], part[0], part[1])
+
+    batches = [(n, k, *plan.batches[i]) for i in todo]
+    parts = run(units.solve_unit, batches, workers=workers, client=client, progress=progress, on_done=save)
+    got = dict(finished)
+    got.update(zip(todo, parts))
+    keys = sorted(got) if only is None else sorted(set(wanted) | set(finished))
+    return _merge_classes(n, k, [got[i] for i in keys], workers, t0, keep, len(finished))
+
+
+def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
+    """Every set of ``k`` queens dominating the ``n x n`` board, each one enumerated.
+
+    The independent check of :func:`dominate` (another engine, no symmetry used);
+    classes are counted by testing each set found."""
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -89,8 +192,9 @@ def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, p
 def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
     """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks.
 
-    Without ``keep`` only the left half of row 0 is searched and mirrored. ``progress``
-    is advanced once per finished task.
+    Without ``keep`` only the left half of row 0 is searched and mirrored, and classes
+    follow from Burnside's lemma (:mod:`knight.queens.nqueens`). ``progress`` is
+    advanced once per finished task.
     """
     n = check_n(n, limit=MAX_PLACE_N)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -101,20 +205,35 @@ def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progres
     if len(pre) == 0:
         batches = []
     parts = run(nqueens.solve, batches, workers=workers, client=client, progress=progress)
-    return _merge("place", n, n, parts, workers, t0, keep)
+    result = _merge("place", n, n, parts, workers, t0, keep)
+    if not keep:
+        result.classes = nqueens.classes(n, result.solutions)
+        result.seconds = time.perf_counter() - t0
+    return result
 
 
 def warm_up() -> None:
     """Compile (or load from the numba cache) every kernel, so timings exclude it."""
     dominate(4, 2, tasks=2, keep=True)
     dominate_serial(4, 2, keep=True)
+    dominate_all(4, 2, tasks=2, keep=True)
+    dominate_all_serial(4, 2, keep=True)
     place(6, tasks=2, keep=True)
     place(6, tasks=2)
     place_serial(6)
 
 
 def dominate_serial(n, k, keep=False) -> SearchResult:
-    """The best single-thread code: the whole domination search in one kernel call."""
+    """The best single-thread code: the whole class search in one kernel call."""
+    n = check_n(n, limit=MAX_DOMINATE_N)
+    k = check_k(k, n)
+    t0 = time.perf_counter()
+    part = units.solve_unit(n, k, *orbits.root(n))
+    return _merge_classes(n, k, [(part, time.perf_counter() - t0)], 1, t0, keep, 0)
+
+
+def dominate_all_serial(n, k, keep=False) -> SearchResult:
+    """The enumeration of every set (:func:`dominate_all`) in one kernel call."""
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
     t0 = time.perf_counter()

@@ -1,7 +1,7 @@
 """Speed-up study: time the same searches with 1, 2, 4 ... Dask workers.
 
 T(p) is the wall time of a search with ``p`` worker threads (same tasks for every p);
-S(p) = T(1) / T(p) and E(p) = S(p) / p use medians over repeats (CONVENTIONS.md).
+S(p) = T(1) / T(p) and E(p) = S(p) / p use medians over repeats (docs/conventions.md).
 Beside T(1) stands the best single-thread code (one kernel call, no Dask, no split):
 the honest baseline.
 """

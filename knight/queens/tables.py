@@ -1,4 +1,5 @@
-"""Solutions as tables people can read: one row per dominating set or placement.
+"""Solutions as tables people can read: one row per dominating set or placement
+(:func:`solutions_frame`), or one row per class of dominating sets (:func:`classes_frame`).
 
 Columns: ``problem`` ("dominate"/"place"), ``n``, ``k``, ``set_id`` (0-based, sets in
 lexicographic order of their sorted squares), ``squares`` (list of square indices
@@ -82,6 +83,37 @@ def solutions_frame(result: SearchResult) -> pl.DataFrame:
             "orbit": orbit.astype(np.int32),
         },
         schema=SCHEMA,
+    )
+
+
+#: Columns and types of a classes table: one row per class representative.
+CLASS_SCHEMA = {
+    "problem": pl.String, "n": pl.Int32, "k": pl.Int32, "class_id": pl.Int64,
+    "squares": pl.List(pl.Int32), "cells": pl.String, "orbit": pl.Int32,
+}
+
+
+def classes_frame(result: SearchResult) -> pl.DataFrame:
+    """One row per class of a class search: ``class_id`` (0-based, representatives in
+    lexicographic order), ``squares`` (the representative: the class member smallest as
+    a sorted tuple, as in :func:`solutions_frame`), ``cells`` (1-based ``(row,col)``),
+    ``orbit`` (sets in the class); the orbits add up to the solutions."""
+    if result.representatives is None:
+        raise ValueError("the search did not produce class representatives")
+    reps = np.asarray(result.representatives, dtype=np.int64)
+    n = result.n
+    cells = [" ".join(f"({s // n + 1},{s % n + 1})" for s in row) for row in reps.tolist()]
+    return pl.DataFrame(
+        {
+            "problem": [result.problem] * len(reps),
+            "n": np.full(len(reps), n, dtype=np.int32),
+            "k": np.full(len(reps), result.k, dtype=np.int32),
+            "class_id": np.arange(len(reps), dtype=np.int64),
+            "squares": reps.tolist(),
+            "cells": cells,
+            "orbit": np.asarray(result.orbits, dtype=np.int32),
+        },
+        schema=CLASS_SCHEMA,
     )
 
 
