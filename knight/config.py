@@ -194,6 +194,8 @@ def queens_errors(queens: dict) -> list[str]:
 
     for i, inst in enumerate(queens.get("instances", [])):
         check(f"queens.instances[{i}]", inst["n"], inst.get("k") if inst["problem"] == "dominate" else None)
+    for i, inst in enumerate(queens.get("frontier", [])):
+        check(f"queens.frontier[{i}]", inst["n"], inst["k"])
     sets = queens.get("sets", {})
     for i, (n, k) in enumerate(sets.get("dominate", [])):
         check(f"queens.sets.dominate[{i}]", n, k)

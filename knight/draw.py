@@ -329,3 +329,49 @@ def square_multiples_figure(panels: Sequence[tuple[str, np.ndarray]], *, title: 
         fig.colorbar(im, ax=list(axes), label=label, shrink=0.8)
     fig.suptitle(title, fontsize=10)
     return fig
+
+
+def speedup_figure(timings, table) -> Figure:
+    """Speed-up S(p) and efficiency E(p) against the worker count p (queens study).
+
+    ``timings``: every timed run (``knight.queens.study.run_study``); ``table``: its
+    medians (``speedup_table``). Lines join the medians; every measured run is drawn as
+    a point (S = median T(1) / that run's T(p)), so nothing is cut off; an instance whose
+    repeats disagree by more than 10 % is marked in the legend.
+    """
+    import polars as pl
+
+    fig = Figure(figsize=(10, 4.2), layout="constrained")
+    ax_s, ax_e = fig.subplots(1, 2)
+    measured = table.filter(pl.col("seconds").is_not_null())
+    ps = sorted(set(measured["workers"].to_list())) or [1]
+    ax_s.plot(ps, ps, "k--", lw=1, label="ideal S(p) = p")
+    ax_e.plot(ps, [1.0] * len(ps), "k--", lw=1, label="ideal E(p) = 1")
+    cmap = colormaps["tab10"]
+    runs = timings.filter((pl.col("mode") == "dask") & pl.col("seconds").is_not_null())
+    for i, ((name,), part) in enumerate(measured.sort("workers").group_by(["instance"], maintain_order=True)):
+        colour = cmap(i % 10)
+        t1 = part.filter(pl.col("workers") == 1)["seconds"]
+        label = f"{name} (T(1) = {t1[0]:.2f} s)" if len(t1) else name
+        if part["unstable"].any():
+            label += ", repeats disagree > 10 %"
+        ax_s.plot(part["workers"], part["speedup"], "o-", color=colour, label=label)
+        ax_e.plot(part["workers"], part["efficiency"], "o-", color=colour, label=label)
+        if len(t1):
+            mine = runs.filter(pl.col("instance") == name)
+            s = t1[0] / mine["seconds"].to_numpy()
+            p = mine["workers"].to_numpy()
+            ax_s.plot(p, s, ".", color=colour, alpha=0.6, ms=6)
+            ax_e.plot(p, s / p, ".", color=colour, alpha=0.6, ms=6)
+    ax_s.set(xlabel="workers p", ylabel="speed-up S(p) = T(1) / T(p)", title="Speed-up (lines: medians; dots: every run)")
+    ax_e.set(xlabel="workers p", ylabel="efficiency E(p) = S(p) / p", title="Efficiency")
+    top = max([1.15, *[float(v) for v in ax_e.get_ylim()[1:]]])
+    ax_e.set_ylim(0, top)
+    for ax in (ax_s, ax_e):
+        ax.set_xticks(ps)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    skipped = table.filter(pl.col("seconds").is_null())["note"].drop_nulls().unique().to_list()
+    if skipped:
+        fig.suptitle("; ".join(skipped), fontsize=8)
+    return fig

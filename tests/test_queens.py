@@ -314,6 +314,21 @@ def test_speedup_table_arithmetic():
     assert table["serial_seconds"][0] == 4.5 and table["serial_best_seconds"][0] == 4.0
     assert table["serial_speedup"][1] == pytest.approx(1.8)
     assert table["seconds"][2] is None and table["note"][2] == "skipped"
+    # repeats 4.0..6.0 around 5.0 spread by 40 %: the instance is flagged
+    assert table["spread"][0] == pytest.approx(0.4) and table["worst_seconds"][0] == 6.0
+    assert table["unstable"].all()
+
+
+def test_speedup_table_steady_repeats_are_not_flagged():
+    rows = [("serial", 1, 4.0), ("serial", 1, 4.1)] + [("dask", 1, t) for t in (5.0, 5.2)]
+    rows += [("dask", 2, t) for t in (2.6, 2.7)]
+    timings = pl.DataFrame({
+        "instance": "x", "problem": "place", "n": 8, "k": 8, "mode": [r[0] for r in rows],
+        "workers": [r[1] for r in rows], "repeat": 0, "seconds": [r[2] for r in rows], "tasks": 64,
+        "solutions": 92, "imbalance": 1.0, "note": [None] * len(rows),
+    })
+    table = speedup_table(timings)
+    assert not table["unstable"].any() and table["spread"].max() == pytest.approx(0.2 / 5.1)
 
 
 def test_run_study_small():

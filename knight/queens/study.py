@@ -124,24 +124,34 @@ def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sy
     return pl.DataFrame(rows, schema=TIMING_SCHEMA, orient="row")
 
 
+#: Repeats of one measurement that disagree by more than this (worst - best, over the
+#: median) flag the instance as measured on a busy machine.
+UNSTABLE_SPREAD = 0.10
+
+
 def speedup_table(timings: pl.DataFrame) -> pl.DataFrame:
     """Per instance and worker count: median T(p), S(p) = T(1)/T(p), E(p) = S(p)/p.
 
+    ``best_seconds`` / ``worst_seconds`` and ``spread`` ((worst - best) / median) show how
+    far the repeats of one p disagree; ``unstable`` flags an instance any of whose worker
+    counts (or serial runs) spread by more than :data:`UNSTABLE_SPREAD` (10 %): its
+    speed-up then says as much about other load on the machine as about the search.
     ``speedup_best`` / ``efficiency_best`` use the best run of each p instead of the
-    median (less sensitive to other load on a shared machine). ``serial_seconds`` /
-    ``serial_best_seconds``: median and best time of the single-thread code;
-    ``serial_speedup`` = serial median / T(p).
+    median. ``serial_seconds`` / ``serial_best_seconds``: median and best time of the
+    single-thread code; ``serial_speedup`` = serial median / T(p).
     """
     keys = ["instance", "problem", "n", "k"]
     serial = (
         timings.filter(pl.col("mode") == "serial")
         .group_by(keys)
-        .agg(serial_seconds=pl.col("seconds").median(), serial_best_seconds=pl.col("seconds").min())
+        .agg(serial_seconds=pl.col("seconds").median(), serial_best_seconds=pl.col("seconds").min(),
+             serial_spread=(pl.col("seconds").max() - pl.col("seconds").min()) / pl.col("seconds").median())
     )
     dask = timings.filter(pl.col("mode") == "dask")
     per_p = dask.group_by([*keys, "workers"]).agg(
         seconds=pl.col("seconds").median(),
         best_seconds=pl.col("seconds").min(),
+        worst_seconds=pl.col("seconds").max(),
         runs=pl.col("seconds").count(),
         tasks=pl.col("tasks").max(),
         solutions=pl.col("solutions").max(),
@@ -163,8 +173,13 @@ def speedup_table(timings: pl.DataFrame) -> pl.DataFrame:
             efficiency_best=pl.col("speedup_best") / pl.col("workers"),
             serial_speedup=pl.col("serial_seconds") / pl.col("seconds"),
         )
-        .select([*keys, "workers", "runs", "seconds", "best_seconds", "speedup", "efficiency",
-                 "speedup_best", "efficiency_best", "serial_seconds", "serial_best_seconds",
-                 "serial_speedup", "tasks", "solutions", "imbalance", "note"])
+        .with_columns(spread=(pl.col("worst_seconds") - pl.col("best_seconds")) / pl.col("seconds"))
+        .with_columns(
+            unstable=(pl.max_horizontal(pl.col("spread").max().over(keys), pl.col("serial_spread")) > UNSTABLE_SPREAD)
+            .fill_null(False)
+        )
+        .select([*keys, "workers", "runs", "seconds", "best_seconds", "worst_seconds", "spread", "unstable",
+                 "speedup", "efficiency", "speedup_best", "efficiency_best", "serial_seconds",
+                 "serial_best_seconds", "serial_speedup", "tasks", "solutions", "imbalance", "note"])
         .sort(["instance", "workers"])
     )

@@ -121,6 +121,25 @@ def queens_minutes():
     return 10 + len(QUEENS["instances"]) * QUEENS["repeats"] * counts // 4
 
 
+#: Frontier searches: name "dominate-N-K" -> (n, k, units).
+FRONTIER = {f"dominate-{q['n']}-{q['k']}": (q["n"], q["k"], q["units"]) for q in QUEENS["frontier"]}
+
+
+def frontier_units(name):
+    """The unit files of one frontier search, one per job."""
+    n, k, units = FRONTIER[name]
+    plan_units = queens_plan_units(n, k, units)
+    return [f"results/queens/frontier/{name}/unit-{i:05d}.json" for i in range(plan_units)]
+
+
+@lru_cache(maxsize=None)
+def queens_plan_units(n, k, units):
+    """Units of the search's plan (at most ``units``: a small search has fewer nodes)."""
+    from knight.queens.units import make_plan
+
+    return make_plan(n, k, units).units
+
+
 # --- exact --------------------------------------------------------------------------
 EXACT_BT_RUNS = {}  # "RxC-open" / "RxC-closed" -> (board name, closed)
 for _item in EXACT_BT["boards"]:

@@ -3,7 +3,7 @@
 # Config: the `queens:` section (workflow/schemas/queens.schema.yaml), checked in
 # knight/config.py with every other section.
 
-ALL_TARGETS += [
+ALL_TARGETS += [f"results/queens/frontier/{name}.parquet" for name in FRONTIER] + [
     "results/queens/timings.parquet",
     "results/queens/speedup.parquet",
     "results/queens/speedup.png",
@@ -86,3 +86,48 @@ rule queens_sets:
         code=code("queens_sets"),
     script:
         "../scripts/queens_sets.py"
+
+
+rule queens_unit:
+    """One work unit of a frontier domination search (its result on disk: a rerun resumes)."""
+    output:
+        "results/queens/frontier/{search}/unit-{unit}.json",
+    log:
+        "results/logs/queens/{search}/unit-{unit}.log",
+    wildcard_constraints:
+        search=r"dominate-\d+-\d+",
+        unit=r"\d{5}",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=120,
+    params:
+        instance=lambda wc: FRONTIER[wc.search],
+        code=code("queens_unit"),
+    script:
+        "../scripts/queens_unit.py"
+
+
+rule queens_frontier:
+    """Merge a frontier search's units: count, classes and their representatives, against OEIS."""
+    input:
+        lambda wc: frontier_units(wc.search),
+    output:
+        classes="results/queens/frontier/{search}.parquet",
+        classes_csv="results/queens/frontier/{search}.csv",
+        summary="results/queens/frontier/{search}.json",
+    log:
+        "results/logs/queens/{search}/merge.log",
+    wildcard_constraints:
+        search=r"dominate-\d+-\d+",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        instance=lambda wc: FRONTIER[wc.search],
+        code=code("queens_frontier"),
+    script:
+        "../scripts/queens_frontier.py"

@@ -1,0 +1,15 @@
+"""Snakemake script: one work unit of a frontier domination search, written to its store."""
+
+from pathlib import Path
+
+from knight.logs import script_logging
+from knight.queens.search import dominate
+
+sm = snakemake
+log = script_logging(sm)
+n, k, units = sm.params.instance
+unit = int(sm.wildcards.unit)
+store = Path(sm.output[0]).parent
+result = dominate(n, k, tasks=units, store=store, only=[unit])
+log.info("dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s", n, k, unit, units,
+         result.solutions, result.classes, result.cpu_seconds)
