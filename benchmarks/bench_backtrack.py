@@ -25,19 +25,25 @@ def main() -> None:
     backtrack(parse_board(5), 0)  # load compiled code
     kind = "closed" if args.closed else "open"
     print(f"{board.name} {kind} tours from all {board.size} starts, limit {args.limit:,} nodes per run")
-    print(f"{'ordering':>14} {'prune':>9} {'found':>5} {'none':>4} {'gave':>4} {'nodes':>12} "
-          f"{'max nodes':>10} {'backtracks':>12} {'seconds':>8} {'Mnodes/s':>8}")
+    print(
+        f"{'ordering':>14} {'prune':>9} {'found':>5} {'none':>4} {'gave':>4} {'nodes':>12} "
+        f"{'max nodes':>10} {'backtracks':>12} {'seconds':>8} {'Mnodes/s':>8}"
+    )
     for ordering in ORDERINGS:
         for prune in PRUNE_LEVELS:
             t0 = time.perf_counter()
-            res = [backtrack(board, s, closed=args.closed, prune=prune, ordering=ordering,
-                             limit=args.limit) for s in range(board.size)]
+            res = [
+                backtrack(board, s, closed=args.closed, prune=prune, ordering=ordering, limit=args.limit)
+                for s in range(board.size)
+            ]
             sec = time.perf_counter() - t0
             nodes = sum(r.nodes for r in res)
-            print(f"{ordering:>14} {prune:>9} {sum(r.found is True for r in res):>5} "
-                  f"{sum(r.found is False for r in res):>4} {sum(r.found is None for r in res):>4} "
-                  f"{nodes:>12,} {max(r.nodes for r in res):>10,} {sum(r.backtracks for r in res):>12,} "
-                  f"{sec:8.3f} {nodes / sec / 1e6:8.1f}")
+            print(
+                f"{ordering:>14} {prune:>9} {sum(r.found is True for r in res):>5} "
+                f"{sum(r.found is False for r in res):>4} {sum(r.found is None for r in res):>4} "
+                f"{nodes:>12,} {max(r.nodes for r in res):>10,} {sum(r.backtracks for r in res):>12,} "
+                f"{sec:8.3f} {nodes / sec / 1e6:8.1f}"
+            )
 
 
 if __name__ == "__main__":

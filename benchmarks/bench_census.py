@@ -49,8 +49,16 @@ def measure(n: int, out: Path) -> dict:
         brute_orbit(board, orbit[:1], spec.ranks)
     brute_s = (time.perf_counter() - t0) / len(sample) * board.size
     size = sum(p.stat().st_size for p in summary.files)
-    return dict(n=n, runs=summary.runs, sweep_s=sweep_s, tables_s=tables_s, brute_s=brute_s, steps=summary.steps,
-                mb=size / 1e6, jobs=len(summary.files))
+    return dict(
+        n=n,
+        runs=summary.runs,
+        sweep_s=sweep_s,
+        tables_s=tables_s,
+        brute_s=brute_s,
+        steps=summary.steps,
+        mb=size / 1e6,
+        jobs=len(summary.files),
+    )
 
 
 def fit(xs, ys):
@@ -73,9 +81,12 @@ def main() -> None:
         for n in args.boards:
             r = measure(n, Path(tmp) / str(n))
             rows.append(r)
-            print(f"{n:3d}x{n:<3d} runs {r['runs']:>12,}  sweep {r['sweep_s']:8.2f} s  tables {r['tables_s']:7.2f} s  "
-                  f"brute (extrapolated) {r['brute_s']:9.1f} s  tree/brute {r['brute_s'] / r['sweep_s']:6.1f}x  "
-                  f"Parquet {r['mb']:8.1f} MB  steps {r['steps']:,}", flush=True)
+            print(
+                f"{n:3d}x{n:<3d} runs {r['runs']:>12,}  sweep {r['sweep_s']:8.2f} s  tables {r['tables_s']:7.2f} s  "
+                f"brute (extrapolated) {r['brute_s']:9.1f} s  tree/brute {r['brute_s'] / r['sweep_s']:6.1f}x  "
+                f"Parquet {r['mb']:8.1f} MB  steps {r['steps']:,}",
+                flush=True,
+            )
     big = rows[-3:] if len(rows) >= 3 else rows
     a_s, b_s = fit([r["n"] for r in big], [r["sweep_s"] for r in big])
     a_t, b_t = fit([r["n"] for r in big], [r["tables_s"] for r in big])
@@ -92,9 +103,12 @@ def main() -> None:
         jobs += len(SweepSpec(Board(n, n)).chunks()) + 2  # chunks, manifest, tables
     runs = sum(n * n for n in range(3, args.upto + 1)) * N_ORDERS
     longest = a_t * args.upto**b_t
-    print(f"census 3..{args.upto}: {runs:,} runs, {jobs:,} jobs (chunk_runs {DEFAULT_CHUNK_RUNS:,}), "
-          f"{sweep_total / 3600:.2f} core-hours of sweep + {tables_total / 3600:.2f} of tables, "
-          f"about {mb_total / 1000:.0f} GB of Parquet; the {args.upto}x{args.upto} tables job alone {longest / 60:.1f} min")
+    print(
+        f"census 3..{args.upto}: {runs:,} runs, {jobs:,} jobs (chunk_runs {DEFAULT_CHUNK_RUNS:,}), "
+        f"{sweep_total / 3600:.2f} core-hours of sweep + {tables_total / 3600:.2f} of tables, "
+        f"about {mb_total / 1000:.0f} GB of Parquet; "
+        f"the {args.upto}x{args.upto} tables job alone {longest / 60:.1f} min"
+    )
     for p in args.cores:
         wall = max((sweep_total + tables_total + jobs * args.job_overhead) / p, longest)
         print(f"  on {p:4d} cores: about {wall / 3600:.2f} h wall ({wall / 60:.0f} min)")

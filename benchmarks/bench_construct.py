@@ -46,8 +46,10 @@ def main() -> None:
                     write.append(t2 - t1)
                 ok = tour_problem(board.rows, board.cols, order, closed=True) is None
                 b, w = statistics.median(build), statistics.median(write)
-                print(f"{board.name:>11} {method:>6} {board.size:>10,} {b:8.3f} {w:8.3f} {b + w:8.3f} "
-                      f"{'yes' if ok else 'NO':>3}")
+                print(
+                    f"{board.name:>11} {method:>6} {board.size:>10,} {b:8.3f} {w:8.3f} {b + w:8.3f} "
+                    f"{'yes' if ok else 'NO':>3}"
+                )
 
 
 if __name__ == "__main__":

@@ -64,8 +64,10 @@ def main() -> None:
             times.append(sec)
         sec = statistics.median(times)
         rows.append((label, sec, runs, steps))
-    print(f"full brute-force sweep of {board.name}: {rows[0][2]:,} runs, {rows[0][3]:,} knight steps "
-          f"(median of {args.repeat})")
+    print(
+        f"full brute-force sweep of {board.name}: {rows[0][2]:,} runs, {rows[0][3]:,} knight steps "
+        f"(median of {args.repeat})"
+    )
     print(f"{'':22} {'seconds':>9} {'Msteps/s':>9} {'Mruns/s':>8} {'speed-up':>8}")
     base = rows[1][1]
     for label, sec, runs, steps in rows:

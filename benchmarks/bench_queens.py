@@ -32,7 +32,12 @@ import numpy as np
 from knight.queens import orbits
 from knight.queens.published import DOMINATING_CLASSES, DOMINATING_SETS, GAMMA, PLACEMENTS
 from knight.queens.search import (
-    dominate, dominate_all_serial, dominate_serial, place, place_serial, warm_up,
+    dominate,
+    dominate_all_serial,
+    dominate_serial,
+    place,
+    place_serial,
+    warm_up,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -70,8 +75,10 @@ def single_thread(repeats: int) -> None:
                 runs[label].append((cpu, wall, r))
         for label, rows in runs.items():
             cpu, wall, r = min(rows, key=lambda x: x[0])
-            print(f"dominate n={n:2d} k={k} {label:9s} {r.solutions:>8,} sets {r.classes:>7,} classes "
-                  f"CPU {cpu:8.3f} s  wall {wall:8.3f} s  {r.nodes:>12,} nodes")
+            print(
+                f"dominate n={n:2d} k={k} {label:9s} {r.solutions:>8,} sets {r.classes:>7,} classes "
+                f"CPU {cpu:8.3f} s  wall {wall:8.3f} s  {r.nodes:>12,} nodes"
+            )
         a = min(x[0] for x in runs["every set"]) / min(x[0] for x in runs["classes"])
         print(f"dominate n={n:2d} k={k} classes vs every set: {a:.2f}x less CPU")
 
@@ -89,8 +96,11 @@ def single_thread(repeats: int) -> None:
                 theirs.append(c_cpu)
         line = f"place n={n}: ours CPU best {min(ours):.3f} s (median {statistics.median(ours):.3f})"
         if theirs:
-            line += (f"; C best {min(theirs):.3f} s (median {statistics.median(theirs):.3f}); "
-                     f"ours / C = {min(ours) / min(theirs):.2f} (medians {statistics.median(ours) / statistics.median(theirs):.2f})")
+            line += (
+                f"; C best {min(theirs):.3f} s (median {statistics.median(theirs):.3f}); "
+                f"ours / C = {min(ours) / min(theirs):.2f} "
+                f"(medians {statistics.median(ours) / statistics.median(theirs):.2f})"
+            )
         else:
             line += "; gcc not found: no C baseline"
         print(line)
@@ -100,9 +110,11 @@ def speedup(repeats: int) -> None:
     from knight.cluster import dask_client
 
     print("\n# Dask: 64 tasks, T(p) medians, S(p) = T(1)/T(p), E(p) = S(p)/p")
-    heavy = [("dominate n=11 k=7", lambda c: dominate(11, 7, client=c)),
-             ("dominate n=13 k=7", lambda c: dominate(13, 7, client=c)),
-             ("place n=16", lambda c: place(16, client=c))]
+    heavy = [
+        ("dominate n=11 k=7", lambda c: dominate(11, 7, client=c)),
+        ("dominate n=13 k=7", lambda c: dominate(13, 7, client=c)),
+        ("place n=16", lambda c: place(16, client=c)),
+    ]
     times = {label: {} for label, _ in heavy}
     imbalance = {}
     for _ in range(repeats):
@@ -114,17 +126,23 @@ def speedup(repeats: int) -> None:
                     imbalance.setdefault(label, []).append(r.imbalance)
     for label, by_p in times.items():
         t1, t2 = statistics.median(by_p[1]), statistics.median(by_p[2])
-        print(f"{label:20s} T(1) {t1:7.3f} s  T(2) {t2:7.3f} s  S(2) {t1 / t2:5.2f}  E(2) {t1 / t2 / 2:5.2f}  "
-              f"task imbalance (max/mean) {statistics.median(imbalance[label]):.2f}")
+        print(
+            f"{label:20s} T(1) {t1:7.3f} s  T(2) {t2:7.3f} s  S(2) {t1 / t2:5.2f}  E(2) {t1 / t2 / 2:5.2f}  "
+            f"task imbalance (max/mean) {statistics.median(imbalance[label]):.2f}"
+        )
 
 
 def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
     print(f"\n# pruning ideas, class search dominate n={n} k={k}, one thread, best CPU of {repeats}")
     base = orbits.DEFAULT_OPTS
     variants = [("default (all that paid)", base, True)]
-    for bit, name in [(orbits.FEWEST, "fewest-candidates branching"), (orbits.BOUND_TWO, "bound, 2 queens left"),
-                      (orbits.BOUND_MORE, "bound, 3+ queens left"), (orbits.CHILD_CUT, "child cut"),
-                      (orbits.CHILD_OVERLAP, "overlap in the child cut")]:
+    for bit, name in [
+        (orbits.FEWEST, "fewest-candidates branching"),
+        (orbits.BOUND_TWO, "bound, 2 queens left"),
+        (orbits.BOUND_MORE, "bound, 3+ queens left"),
+        (orbits.CHILD_CUT, "child cut"),
+        (orbits.CHILD_OVERLAP, "overlap in the child cut"),
+    ]:
         variants.append((f"without {name}", base & ~bit, True))
     variants.append(("with the line bound", base | orbits.BOUND_LINES, True))
     variants.append(("every set, no symmetry", base, False))
@@ -140,28 +158,37 @@ def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
     ref = best[variants[0][0]][0]
     for label, _, _ in variants:
         cpu, nodes, sols, cls = best[label]
-        print(f"{label:36s} CPU {cpu:7.3f} s ({cpu / ref:5.2f}x default)  {nodes:>12,} nodes  "
-              f"{sols} sets {cls} classes")
+        print(
+            f"{label:36s} CPU {cpu:7.3f} s ({cpu / ref:5.2f}x default)  {nodes:>12,} nodes  {sols} sets {cls} classes"
+        )
 
 
 def frontier(n: int, workers: int, tasks: int, store: str | None) -> None:
     k = GAMMA[n]
     store = store or f"bench-queens/dominate-{n}"
-    print(f"\n# dominate n={n} k={k} on {workers} worker(s), {tasks} units, store {store} "
-          f"(load average {os.getloadavg()[0]:.2f})")
+    print(
+        f"\n# dominate n={n} k={k} on {workers} worker(s), {tasks} units, store {store} "
+        f"(load average {os.getloadavg()[0]:.2f})"
+    )
     c0 = time.process_time()
     r = dominate(n, k, workers=workers, tasks=tasks, store=store)
     cpu = time.process_time() - c0
     want, want_classes = DOMINATING_SETS.get(n), DOMINATING_CLASSES.get(n)
-    def check(got, published):
-        return "no published value" if published is None else (
-            f"{'matches' if got == published else 'DIFFERS FROM'} {published:,}")
 
-    print(f"dominate n={n} k={k}: {r.solutions:,} sets (A002564: {check(r.solutions, want)}), "
-          f"{r.classes:,} classes (A002563: {check(r.classes, want_classes)}), "
-          f"{r.seconds:.1f} s wall, {cpu:.1f} s CPU of the process, "
-          f"{r.resumed} unit(s) read back; units: {r.cpu_seconds:.1f} s CPU in all, wall seconds "
-          f"mean {r.task_seconds.mean():.2f} max {r.task_seconds.max():.2f}; {r.nodes:,} nodes")
+    def check(got, published):
+        return (
+            "no published value"
+            if published is None
+            else (f"{'matches' if got == published else 'DIFFERS FROM'} {published:,}")
+        )
+
+    print(
+        f"dominate n={n} k={k}: {r.solutions:,} sets (A002564: {check(r.solutions, want)}), "
+        f"{r.classes:,} classes (A002563: {check(r.classes, want_classes)}), "
+        f"{r.seconds:.1f} s wall, {cpu:.1f} s CPU of the process, "
+        f"{r.resumed} unit(s) read back; units: {r.cpu_seconds:.1f} s CPU in all, wall seconds "
+        f"mean {r.task_seconds.mean():.2f} max {r.task_seconds.max():.2f}; {r.nodes:,} nodes"
+    )
 
 
 def _hms(seconds: float) -> str:
@@ -181,16 +208,18 @@ def project(sizes: list[int], cores: int, budget: float, depth: int | None) -> N
         costs = []
         t_end = time.perf_counter() + budget
         for i in order:
-            _, _, cpu = cpu_timed(lambda: orbits.solve(n, k, chosen[i:i + 1], forbidden[i:i + 1]))
+            _, _, cpu = cpu_timed(lambda: orbits.solve(n, k, chosen[i : i + 1], forbidden[i : i + 1]))
             costs.append(cpu)
             if time.perf_counter() > t_end and len(costs) >= 5:
                 break
         costs = np.asarray(costs)
         total = costs.mean() * len(chosen)
         se = costs.std(ddof=1) / np.sqrt(len(costs)) * len(chosen) if len(costs) > 1 else float("nan")
-        print(f"dominate n={n} k={k}: {len(chosen):,} nodes at depth {d}, {len(costs)} sampled "
-              f"(mean {costs.mean():.3f} s, max {costs.max():.3f} s): total {total:,.0f} +- {se:,.0f} CPU s; "
-              f"wall on {cores} cores {_hms(total / cores)}, on 2 cores {_hms(total / 2)}")
+        print(
+            f"dominate n={n} k={k}: {len(chosen):,} nodes at depth {d}, {len(costs)} sampled "
+            f"(mean {costs.mean():.3f} s, max {costs.max():.3f} s): total {total:,.0f} +- {se:,.0f} CPU s; "
+            f"wall on {cores} cores {_hms(total / cores)}, on 2 cores {_hms(total / 2)}"
+        )
 
 
 def main() -> None:
@@ -225,9 +254,11 @@ def main() -> None:
             c0 = time.process_time()
             r = place(18, client=client, tasks=256)
             cpu = time.process_time() - c0
-        print(f"place n=18 {r.solutions:,} solutions {r.classes:,} classes {r.seconds:.1f} s wall, "
-              f"{cpu:.1f} s CPU of the process ({cpu / r.seconds:.2f} cores on average; "
-              f"{cpu / 2:.0f} s wall with 2 free cores) (2 workers, {r.tasks} tasks)")
+        print(
+            f"place n=18 {r.solutions:,} solutions {r.classes:,} classes {r.seconds:.1f} s wall, "
+            f"{cpu:.1f} s CPU of the process ({cpu / r.seconds:.2f} cores on average; "
+            f"{cpu / 2:.0f} s wall with 2 free cores) (2 workers, {r.tasks} tasks)"
+        )
     else:
         single_thread(args.repeats)
         speedup(args.repeats)

@@ -47,8 +47,7 @@ def timed(fn):
 def brute(board: Board, starts: np.ndarray) -> int:
     n = len(starts)
     outs = [np.empty(n, t) for t in (np.uint32, np.uint32, np.bool_, np.bool_, np.uint16)]
-    return int(run_batch(*padded(board), starts.astype(np.uint32), np.zeros(n, np.uint16),
-                         all_orders(), *outs))
+    return int(run_batch(*padded(board), starts.astype(np.uint32), np.zeros(n, np.uint16), all_orders(), *outs))
 
 
 def rule_steps(board: Board, rule: str, starts: np.ndarray) -> int:
@@ -71,15 +70,13 @@ def big_runs() -> None:
             dt, out = timed(lambda: outcomes(board, rule, [0], seed=1, retries=1))
             times.append(dt)
         t = statistics.median(times)
-        print(f"   {rule:14s} {t:8.4f} {int(out['visited'][0]):9d} "
-              f"{int(out['steps'][0]) / t / 1e6:9.1f}")
+        print(f"   {rule:14s} {t:8.4f} {int(out['visited'][0]):9d} {int(out['steps'][0]) / t / 1e6:9.1f}")
 
 
 def throughput(board: Board, starts: np.ndarray, label: str) -> None:
     print(f"2. {label}: {len(starts):,} runs, million knight steps per second (median of 3)")
     names = ["brute run_batch (fixed)"] + list(RULES)
-    fns = [lambda: brute(board, starts)] + [
-        (lambda r=r: rule_steps(board, r, starts)) for r in RULES]
+    fns = [lambda: brute(board, starts)] + [(lambda r=r: rule_steps(board, r, starts)) for r in RULES]
     times = {n: [] for n in names}
     steps = {}
     for _ in range(3):
@@ -104,8 +101,10 @@ def table57(threads: int) -> None:
         dt, out = timed(lambda: outcomes(board, "fixed", starts))
         steps = int(out["steps"][0])
         rates[n] = steps / dt
-        print(f"   N={n}: {steps / dt / 1e6:6.1f} M steps/s (brute {brute_steps / brute_dt / 1e6:5.1f}), "
-              f"mean visited {out['visited'].mean() / n**2:.3f} of the board")
+        print(
+            f"   N={n}: {steps / dt / 1e6:6.1f} M steps/s (brute {brute_steps / brute_dt / 1e6:5.1f}), "
+            f"mean visited {out['visited'].mean() / n**2:.3f} of the board"
+        )
     board = Board(300, 300)
     starts = gen.choice(board.size, 64 * threads, replace=False)
     parts = np.array_split(starts, threads)
@@ -115,10 +114,12 @@ def table57(threads: int) -> None:
     print(f"   N=300 on {threads} threads: {rate2 / 1e6:.1f} M steps/s together")
     total = sum(n**4 for n in range(6, 301, 2))
     slow = min(rates.values())
-    print(f"   all starts of every even N in 6..300: at most {total:.3g} steps; "
-          f"at the slowest 1-thread rate {slow / 1e6:.1f} M/s: {total / slow / 60:.1f} min on 1 core, "
-          f"{total / slow / threads / 60:.1f} min on {threads} cores if threads scale; "
-          f"at the measured {threads}-thread rate: {total / rate2 / 60:.1f} min")
+    print(
+        f"   all starts of every even N in 6..300: at most {total:.3g} steps; "
+        f"at the slowest 1-thread rate {slow / 1e6:.1f} M/s: {total / slow / 60:.1f} min on 1 core, "
+        f"{total / slow / threads / 60:.1f} min on {threads} cores if threads scale; "
+        f"at the measured {threads}-thread rate: {total / rate2 / 60:.1f} min"
+    )
 
 
 def squirrel_cull(sc_max: int, threads: int) -> None:
@@ -131,8 +132,10 @@ def squirrel_cull(sc_max: int, threads: int) -> None:
         dt, res = timed(lambda: list(ex.map(one, ms)))
     steps = sum(r[2] for r in res)
     bad = sorted((m, v) for m, v, _ in res if v != m * m)
-    print(f"4. squirrel-cull, every m = 5..{sc_max} from (1, 1) on {threads} threads: "
-          f"{dt:.1f} s wall, {steps:.3g} steps, {steps / dt / 1e6:.1f} M steps/s together")
+    print(
+        f"4. squirrel-cull, every m = 5..{sc_max} from (1, 1) on {threads} threads: "
+        f"{dt:.1f} s wall, {steps:.3g} steps, {steps / dt / 1e6:.1f} M steps/s together"
+    )
     if bad:
         for m, v in bad:
             print(f"   m={m}: no full tour, {v} of {m * m} squares covered ({m * m - v} left)")
@@ -141,10 +144,12 @@ def squirrel_cull(sc_max: int, threads: int) -> None:
 
 
 def peak_rss(n: int) -> None:
-    code = ("import sys, time; from knight.board import Board; from knight.rules import outcomes; "
-            "n = int(sys.argv[1]); t = time.perf_counter(); "
-            "o = outcomes(Board(n, n), 'fixed', [0]); "
-            "print('RESULT', time.perf_counter() - t, int(o['visited'][0]))")
+    code = (
+        "import sys, time; from knight.board import Board; from knight.rules import outcomes; "
+        "n = int(sys.argv[1]); t = time.perf_counter(); "
+        "o = outcomes(Board(n, n), 'fixed', [0]); "
+        "print('RESULT', time.perf_counter() - t, int(o['visited'][0]))"
+    )
     print(f"5. one {n}x{n} fixed run from square 0 in a subprocess")
     timer = shutil.which("time") if os.path.exists("/usr/bin/time") else None
     for size in (5, n):
@@ -160,8 +165,10 @@ def peak_rss(n: int) -> None:
         if not m:
             print(proc.stdout, proc.stderr)
             raise SystemExit(f"the {size}x{size} subprocess failed")
-        print(f"   {size}x{size}: peak RSS {rss_kb / 1024:.0f} MiB, run {float(m.group(1)):.2f} s, "
-              f"{int(m.group(2)):,} of {size * size:,} squares visited")
+        print(
+            f"   {size}x{size}: peak RSS {rss_kb / 1024:.0f} MiB, run {float(m.group(1)):.2f} s, "
+            f"{int(m.group(2)):,} of {size * size:,} squares visited"
+        )
 
 
 def main() -> None:

@@ -33,9 +33,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import statistics
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -108,8 +108,15 @@ def compute(board: Board, brute_sample: int | None, seed: int = 0) -> dict:
         brute_steps = int(round(steps / weight * board.size))
         note = f"extrapolated from one start of {len(sample)}/{len(orbits)} orbits"
     return {
-        "board": board.name, "runs": runs, "orbits": len(orbits), "tree": tree, "brute": brute,
-        "leaves": leaves, "tree_steps": tree_steps, "brute_steps": brute_steps, "note": note,
+        "board": board.name,
+        "runs": runs,
+        "orbits": len(orbits),
+        "tree": tree,
+        "brute": brute,
+        "leaves": leaves,
+        "tree_steps": tree_steps,
+        "brute_steps": brute_steps,
+        "note": note,
     }
 
 
@@ -144,8 +151,15 @@ def scale(names: list[str], workers: int) -> list[dict]:
             try:
                 t0 = time.perf_counter()
                 summary = sweep(SweepSpec(board, engine="tree"), out_dir=tmp, client=client)
-                rows.append({"board": board.name, "runs": summary.runs, "files": len(summary.files),
-                             "seconds": time.perf_counter() - t0, "steps": summary.steps})
+                rows.append(
+                    {
+                        "board": board.name,
+                        "runs": summary.runs,
+                        "files": len(summary.files),
+                        "seconds": time.perf_counter() - t0,
+                        "steps": summary.steps,
+                    }
+                )
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
     return rows
@@ -162,15 +176,28 @@ def job(board_name: str, chunk: int, chunk_runs: int, out_dir: str) -> None:
     with dask_client(1) as client:
         result = run_chunk(spec, chunk, client=client)
     write_chunk(result, chunk_path(out_dir, board, chunk))
-    print(f"job {board.name} chunk {chunk}/{n_chunks(spec)}: {result.table.num_rows} runs, "
-          f"{result.steps} steps, {time.perf_counter() - t0:.1f} s")
+    print(
+        f"job {board.name} chunk {chunk}/{n_chunks(spec)}: {result.table.num_rows} runs, "
+        f"{result.steps} steps, {time.perf_counter() - t0:.1f} s"
+    )
 
 
 def peak_rss(board_name: str, chunk_runs: int) -> dict:
     tmp = tempfile.mkdtemp(prefix="bench_tree_mem_")
     try:
-        cmd = ["/usr/bin/time", "-v", sys.executable, os.path.abspath(__file__),
-               "--job", board_name, "0", "--chunk-runs", str(chunk_runs), "--out", tmp]
+        cmd = [
+            "/usr/bin/time",
+            "-v",
+            sys.executable,
+            os.path.abspath(__file__),
+            "--job",
+            board_name,
+            "0",
+            "--chunk-runs",
+            str(chunk_runs),
+            "--out",
+            tmp,
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
         wall = time.perf_counter() - t0
@@ -201,13 +228,19 @@ def alternate(board: Board, variants: dict, repeats: int) -> dict:
     secs = {n: [] for n in names}
     steps = {}
     for r in range(repeats):
-        for n in names[r % len(names):] + names[: r % len(names)]:
+        for n in names[r % len(names) :] + names[: r % len(names)]:
             fn, kw = variants[n]
             t, steps[n] = sweep_cpu(fn, board, orbits, spec.ranks, **kw)
             secs[n].append(t)
     first = names[0]
-    return {n: {"s": statistics.median(secs[n]), "steps": steps[n],
-                "ratio": statistics.median(b / a for a, b in zip(secs[first], secs[n]))} for n in names}
+    return {
+        n: {
+            "s": statistics.median(secs[n]),
+            "steps": steps[n],
+            "ratio": statistics.median(b / a for a, b in zip(secs[first], secs[n])),
+        }
+        for n in names
+    }
 
 
 def load_tree(path: str):
@@ -222,18 +255,33 @@ def load_tree(path: str):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--boards", nargs="*", default=["8", "12", "16"], help="boards for the compute comparison")
-    p.add_argument("--brute-sample", type=int, default=8,
-                   help="orbits sampled for brute force on boards of 14 squares a side or more (0: all)")
+    p.add_argument(
+        "--brute-sample",
+        type=int,
+        default=8,
+        help="orbits sampled for brute force on boards of 14 squares a side or more (0: all)",
+    )
     p.add_argument("--e2e", default="12", help="board for the end-to-end comparison ('none' to skip)")
     p.add_argument("--memory", default="32", help="board for the one-job peak RSS ('none' to skip)")
-    p.add_argument("--scale", nargs="*", default=[str(n) for n in range(5, 13)],
-                   help="boards swept whole by the tree engine on --workers Dask threads (none: skip)")
+    p.add_argument(
+        "--scale",
+        nargs="*",
+        default=[str(n) for n in range(5, 13)],
+        help="boards swept whole by the tree engine on --workers Dask threads (none: skip)",
+    )
     p.add_argument("--workers", type=int, default=2, help="Dask threads for --scale")
-    p.add_argument("--rules", nargs="*", default=["8", "12"],
-                   help="boards for the pohl/roth/corner against fixed comparison (none: skip)")
+    p.add_argument(
+        "--rules",
+        nargs="*",
+        default=["8", "12"],
+        help="boards for the pohl/roth/corner against fixed comparison (none: skip)",
+    )
     p.add_argument("--rules-only", action="store_true", help="only the rules comparison")
-    p.add_argument("--before", metavar="FILE",
-                   help="only compare this version of knight/tree.py with the current one (boards: --boards)")
+    p.add_argument(
+        "--before",
+        metavar="FILE",
+        help="only compare this version of knight/tree.py with the current one (boards: --boards)",
+    )
     p.add_argument("--repeats", type=int, default=5, help="rounds for --rules and --before")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
     p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
@@ -251,26 +299,33 @@ def main(argv=None) -> int:
         print("| board | before s | after s | after / before | steps equal |")
         print("|---|---|---|---|---|")
         for name in args.boards:
-            r = alternate(parse_board(name), {"before": (old.tree_orbit, {}), "after": (tree_orbit, {})},
-                          args.repeats)
-            print(f"| {name} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['ratio']:.3f} "
-                  f"| {r['before']['steps'] == r['after']['steps']} |", flush=True)
+            r = alternate(parse_board(name), {"before": (old.tree_orbit, {}), "after": (tree_orbit, {})}, args.repeats)
+            print(
+                f"| {name} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['ratio']:.3f} "
+                f"| {r['before']['steps'] == r['after']['steps']} |",
+                flush=True,
+            )
         return 0
     if args.rules_only:
         args.boards, args.e2e, args.scale, args.memory = [], "none", ["none"], "none"
     if args.boards:
         print("## Full sweep, compute only (one thread, every start x every order)\n")
         print("Seconds as wall / CPU (this process); the ratio is brute CPU over tree CPU.\n")
-        print("| board | runs | tree s | brute s | brute/tree | leaves | tree steps | brute steps | steps ratio | brute |")
+        print(
+            "| board | runs | tree s | brute s | brute/tree | leaves | tree steps | brute steps | steps ratio | brute |"
+        )
         print("|---|---|---|---|---|---|---|---|---|---|")
         for name in args.boards:
             board = parse_board(name)
             sample = args.brute_sample if args.brute_sample and min(board.rows, board.cols) >= 14 else None
             r = compute(board, sample)
             t, b = r["tree"], r["brute"]
-            print(f"| {r['board']} | {r['runs']:,} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
-                  f"| {b.cpu / t.cpu:.0f}x | {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
-                  f"| {r['brute_steps'] / r['tree_steps']:.0f}x | {r['note']} |", flush=True)
+            print(
+                f"| {r['board']} | {r['runs']:,} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
+                f"| {b.cpu / t.cpu:.0f}x | {r['leaves']:,} | {r['tree_steps']:,} | {r['brute_steps']:,} "
+                f"| {r['brute_steps'] / r['tree_steps']:.0f}x | {r['note']} |",
+                flush=True,
+            )
     if args.rules and args.rules != ["none"]:
         print(f"\n## Rules, tree engine, full sweeps (CPU seconds, median of {args.repeats} alternating rounds)\n")
         print("| board | rule | leaves | tree steps | seconds | / fixed (s) | / fixed (leaves) |")
@@ -280,11 +335,13 @@ def main(argv=None) -> int:
             rules = ("fixed", "pohl", "roth", "corner")
             r = alternate(board, {rule: (tree_orbit, {"rule": rule}) for rule in rules}, args.repeats)
             orbits = SweepSpec(board).orbits()
-            leaves = {rule: sum(len(search(board, int(o[0]), rule=rule)["visited"]) for o in orbits)
-                      for rule in rules}
+            leaves = {rule: sum(len(search(board, int(o[0]), rule=rule)["visited"]) for o in orbits) for rule in rules}
             for rule in rules:
-                print(f"| {board.name} | {rule} | {leaves[rule]:,} | {r[rule]['steps']:,} | {r[rule]['s']:.3f} "
-                      f"| {r[rule]['ratio']:.2f} | {leaves[rule] / leaves['fixed']:.2f} |", flush=True)
+                print(
+                    f"| {board.name} | {rule} | {leaves[rule]:,} | {r[rule]['steps']:,} | {r[rule]['s']:.3f} "
+                    f"| {r[rule]['ratio']:.2f} | {leaves[rule] / leaves['fixed']:.2f} |",
+                    flush=True,
+                )
     if args.e2e.lower() != "none":
         board = parse_board(args.e2e)
         r = end_to_end(board)
@@ -292,9 +349,12 @@ def main(argv=None) -> int:
         print(f"\n## End to end, Parquet written ({board.name}, knight.sweep.sweep, no Dask)\n")
         print("| board | tree s (wall / CPU) | brute s (wall / CPU) | brute/tree (wall, CPU) | files | Parquet MB |")
         print("|---|---|---|---|---|---|")
-        print(f"| {board.name} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
-              f"| {b.wall / t.wall:.1f}x, {b.cpu / t.cpu:.1f}x | {r['tree_files']} "
-              f"| {r['tree_bytes'] / 2**20:.1f} |", flush=True)
+        print(
+            f"| {board.name} | {t.wall:.2f} / {t.cpu:.2f} | {b.wall:.1f} / {b.cpu:.1f} "
+            f"| {b.wall / t.wall:.1f}x, {b.cpu / t.cpu:.1f}x | {r['tree_files']} "
+            f"| {r['tree_bytes'] / 2**20:.1f} |",
+            flush=True,
+        )
     if args.scale and args.scale != ["none"]:
         rows = scale(args.scale, args.workers)
         print(f"\n## Whole boards, tree engine, {args.workers} Dask threads, Parquet written\n")
@@ -303,8 +363,11 @@ def main(argv=None) -> int:
         for r in rows:
             print(f"| {r['board']} | {r['runs']:,} | {r['files']} | {r['steps']:,} | {r['seconds']:.2f} |")
         total = sum(r["seconds"] for r in rows)
-        print(f"| total | {sum(r['runs'] for r in rows):,} | {sum(r['files'] for r in rows)} | "
-              f"{sum(r['steps'] for r in rows):,} | {total:.1f} |", flush=True)
+        print(
+            f"| total | {sum(r['runs'] for r in rows):,} | {sum(r['files'] for r in rows)} | "
+            f"{sum(r['steps'] for r in rows):,} | {total:.1f} |",
+            flush=True,
+        )
     if args.memory.lower() != "none":
         r = peak_rss(args.memory, args.chunk_runs)
         print(f"\n## Peak memory of one job ({r['board']}, chunk 0, {args.chunk_runs:,} runs per chunk)\n")

@@ -14,9 +14,7 @@ from functools import cached_property
 import numpy as np
 
 #: (d_row, d_col) of moves 1..8 (index 0..7): move 1 is two down, one right, then clockwise.
-MOVES = np.array(
-    [(2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2)], dtype=np.int64
-)
+MOVES = np.array([(2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2)], dtype=np.int64)
 
 _BOARD_RE = re.compile(r"^\s*(\d+)\s*(?:[xX×]\s*(\d+))?\s*$")
 _SQUARE_RE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
@@ -152,7 +150,8 @@ def parse_square(board: Board, square) -> int:
             raise ValueError(f"square {square!r} is not a 1-based [row, col] pair") from None
     if not (1 <= row <= board.rows and 1 <= col <= board.cols):
         raise ValueError(
-            f"square ({row}, {col}) is off the {board.name} board (rows 1..{board.rows}, columns 1..{board.cols})")
+            f"square ({row}, {col}) is off the {board.name} board (rows 1..{board.rows}, columns 1..{board.cols})"
+        )
     return board.from_human(row, col)
 
 

@@ -21,8 +21,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; ``command`` (or all, when None) registered in full."""
     parser = argparse.ArgumentParser(
         prog="knight",
-        description="Chessboard combinatorics: Warnsdorff tie orders and tie-break rules, "
-        "queens, exact tours.",
+        description="Chessboard combinatorics: Warnsdorff tie orders and tie-break rules, queens, exact tours.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:

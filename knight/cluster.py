@@ -173,11 +173,14 @@ def dask_client(
     # The in-process scheduler always opens an HTTP port (8787, or a free one when that
     # is taken by another cluster, with a warning that means nothing here).
     warnings.filterwarnings("ignore", message="Port 8787 is already in use", category=UserWarning)
-    with LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=False,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as cluster, Client(cluster, set_as_default=False) as client:
+    with (
+        LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster, set_as_default=False) as client,
+    ):
         yield client

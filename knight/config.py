@@ -106,8 +106,9 @@ def _board(key: str, value, msgs: list[str], *, min_side: int = 1, max_squares: 
         msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {min_side}")
         return None
     if max_squares is not None and board.size > max_squares:
-        msgs.append(f"config key {key}: {value!r}: {board.size:,} squares is more than this stage's "
-                    f"limit of {max_squares:,}")
+        msgs.append(
+            f"config key {key}: {value!r}: {board.size:,} squares is more than this stage's limit of {max_squares:,}"
+        )
         return None
     return board
 
@@ -124,8 +125,10 @@ def _starts_on(key: str, starts, boards: list[Board], msgs: list[str]) -> None:
     for i, pair in enumerate(starts):
         for board in boards:
             if not (1 <= pair[0] <= board.rows and 1 <= pair[1] <= board.cols):
-                msgs.append(f"config key {key}[{i}]: {pair!r}: off the {board.name} board "
-                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
+                msgs.append(
+                    f"config key {key}[{i}]: {pair!r}: off the {board.name} board "
+                    f"(rows 1..{board.rows}, columns 1..{board.cols})"
+                )
                 break
 
 
@@ -151,15 +154,15 @@ def sweep_errors(sweep: dict) -> list[str]:
     starts = sweep.get("starts", "all")
     if isinstance(starts, str):
         if starts != "all":
-            msgs.append(f"config key sweep.starts: {starts!r}: must be \"all\" or a list of [row, col] pairs")
+            msgs.append(f'config key sweep.starts: {starts!r}: must be "all" or a list of [row, col] pairs')
     else:
         _starts_on("sweep.starts", starts, boards, msgs)
     orders = sweep.get("orders", "all")
     if isinstance(orders, str):
         if orders != "all":
-            msgs.append(f"config key sweep.orders: {orders!r}: must be \"all\" or a list of order strings")
+            msgs.append(f'config key sweep.orders: {orders!r}: must be "all" or a list of order strings')
     elif not orders:
-        msgs.append("config key sweep.orders: []: give \"all\" or at least one order")
+        msgs.append('config key sweep.orders: []: give "all" or at least one order')
     else:
         for i, o in enumerate(orders):
             _order(f"sweep.orders[{i}]", o, msgs)
@@ -171,10 +174,12 @@ def dask_errors(dask: dict) -> list[str]:
     msgs = []
     workers = dask.get("workers", "auto")
     if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
-        msgs.append(f"config key dask.workers: {workers!r}: must be \"auto\" or an integer of at least 1")
+        msgs.append(f'config key dask.workers: {workers!r}: must be "auto" or an integer of at least 1')
     if dask.get("scheduler") and dask.get("scheduler_file"):
-        msgs.append(f"config key dask.scheduler_file: {dask['scheduler_file']!r}: give dask.scheduler "
-                    "or dask.scheduler_file, not both")
+        msgs.append(
+            f"config key dask.scheduler_file: {dask['scheduler_file']!r}: give dask.scheduler "
+            "or dask.scheduler_file, not both"
+        )
     return msgs
 
 
@@ -236,8 +241,10 @@ def figures_errors(figures: dict) -> list[str]:
         if board is not None and "start" in item:
             r, c = item["start"]
             if not (1 <= r <= board.rows and 1 <= c <= board.cols):
-                msgs.append(f"config key {key}.start: {item['start']!r}: off the {board.name} board "
-                            f"(rows 1..{board.rows}, columns 1..{board.cols})")
+                msgs.append(
+                    f"config key {key}.start: {item['start']!r}: off the {board.name} board "
+                    f"(rows 1..{board.rows}, columns 1..{board.cols})"
+                )
     return msgs
 
 
@@ -266,19 +273,24 @@ def rules_errors(rules: dict) -> list[str]:
         if "squirrel-cull" in study["rules"]:
             for board in ok:
                 if not board.square or board.rows < 5:
-                    msgs.append(f"config key {key}.boards: {board.name}: squirrel-cull needs a square "
-                                "board of side 5 or more")
+                    msgs.append(
+                        f"config key {key}.boards: {board.name}: squirrel-cull needs a square board of side 5 or more"
+                    )
                     break
             if study.get("starts", "corner") != "corner":
-                msgs.append(f"config key {key}.starts: {study['starts']!r}: squirrel-cull starts from "
-                            "(1, 1) only: use starts: corner")
+                msgs.append(
+                    f"config key {key}.starts: {study['starts']!r}: squirrel-cull starts from "
+                    "(1, 1) only: use starts: corner"
+                )
         if isinstance(study.get("starts"), list):
             _starts_on(f"{key}.starts", study["starts"], ok, msgs)
         if study.get("orders", "default") != "default":
             other = [r for r in study["rules"] if r not in ORDER_RULES]
             if other:
-                msgs.append(f"config key {key}.orders: {study['orders']!r}: only {', '.join(ORDER_RULES)} "
-                            f"take tie orders, not {', '.join(other)}")
+                msgs.append(
+                    f"config key {key}.orders: {study['orders']!r}: only {', '.join(ORDER_RULES)} "
+                    f"take tie orders, not {', '.join(other)}"
+                )
     return msgs
 
 

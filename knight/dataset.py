@@ -70,8 +70,14 @@ def check_part(path: str | os.PathLike, *, rows: int | None = None, schema: pa.S
     return meta.num_rows
 
 
-def write_manifest(folder: str | os.PathLike, parts: Iterable[str | os.PathLike], *,
-                   rows: Iterable[int] | None = None, schema: pa.Schema | None = None, **info) -> dict:
+def write_manifest(
+    folder: str | os.PathLike,
+    parts: Iterable[str | os.PathLike],
+    *,
+    rows: Iterable[int] | None = None,
+    schema: pa.Schema | None = None,
+    **info,
+) -> dict:
     """Check every part (footer, expected rows, schema) and write the folder's manifest last.
 
     ``info`` (plain JSON values) is stored beside the parts, e.g. the board or the rule.
@@ -113,7 +119,9 @@ def verify(folder: str | os.PathLike, *, deep: bool = True) -> list[Path]:
         if not path.is_file():
             raise DatasetError(f"{path}: listed in {folder / MANIFEST} but missing; rerun to remake it")
         if path.stat().st_size != entry["bytes"] or (deep and sha256(path) != entry["sha256"]):
-            raise DatasetError(f"{path}: changed since {folder / MANIFEST} was written; delete it and rerun to remake it")
+            raise DatasetError(
+                f"{path}: changed since {folder / MANIFEST} was written; delete it and rerun to remake it"
+            )
         out.append(path)
     return out
 

@@ -83,19 +83,48 @@ def tour_figure(run, *, title: str | None = None) -> Figure:
     if run.closed:
         ax.plot([c[-1], c[0]], [r[-1], r[0]], "--", color="black", lw=lw, zorder=2, label="closing move")
     ms = 11 if small else 7
-    ax.plot(c[0], r[0], "o", ms=ms, mfc=colormaps["viridis"](0.85), mec="black", mew=1.2, zorder=4,
-            label=f"start ({r[0] + 1}, {c[0] + 1})")
-    ax.plot(c[-1], r[-1], "s", ms=ms, mfc=colormaps["viridis"](0.15), mec="black", mew=1.2, zorder=4,
-            label=f"end ({r[-1] + 1}, {c[-1] + 1})")
+    ax.plot(
+        c[0],
+        r[0],
+        "o",
+        ms=ms,
+        mfc=colormaps["viridis"](0.85),
+        mec="black",
+        mew=1.2,
+        zorder=4,
+        label=f"start ({r[0] + 1}, {c[0] + 1})",
+    )
+    ax.plot(
+        c[-1],
+        r[-1],
+        "s",
+        ms=ms,
+        mfc=colormaps["viridis"](0.15),
+        mec="black",
+        mew=1.2,
+        zorder=4,
+        label=f"end ({r[-1] + 1}, {c[-1] + 1})",
+    )
     seen = np.zeros(board.size, dtype=bool)
     seen[np.asarray(run.path)] = True
     ur, uc = np.divmod(np.flatnonzero(~seen), board.cols)
     if len(ur):
         ax.plot(uc, ur, "x", color="black", ms=ms * 0.8, mew=1.5, zorder=4, label=f"unvisited ({len(ur)})")
     _board_axes(ax, board)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 if board.rows <= 12 else -0.08),
-              ncol=3, fontsize=8, frameon=False)
-    state = "closed tour" if run.closed else "open tour" if run.complete else f"incomplete, {run.visited}/{board.size} squares"
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.12 if board.rows <= 12 else -0.08),
+        ncol=3,
+        fontsize=8,
+        frameon=False,
+    )
+    state = (
+        "closed tour"
+        if run.closed
+        else "open tour"
+        if run.complete
+        else f"incomplete, {run.visited}/{board.size} squares"
+    )
     ax.set_title(title or f"{board.name}, order {run.order}: {state}", fontsize=10)
     return fig
 
@@ -109,8 +138,9 @@ def _annotate(ax, grid: np.ma.MaskedArray, norm, cmap, fmt=str) -> None:
         ax.text(c, r, fmt(v), ha="center", va="center", fontsize=7, color="black" if lum > 0.5 else "white")
 
 
-def square_heatmap(grid, *, title: str, label: str, cmap: str = "cividis", annotate: bool = True,
-                   board: Board | None = None) -> Figure:
+def square_heatmap(
+    grid, *, title: str, label: str, cmap: str = "cividis", annotate: bool = True, board: Board | None = None
+) -> Figure:
     """Heatmap of one count per square (``grid[rows, cols]``; NaN/masked cells are hatched).
 
     ``label`` names the quantity and its unit for the colour bar; ``annotate`` writes
@@ -133,8 +163,14 @@ def square_heatmap(grid, *, title: str, label: str, cmap: str = "cividis", annot
     return fig
 
 
-def outcome_grid_figure(board: Board, panels: Sequence[tuple[str, np.ndarray, np.ndarray]], *,
-                        title: str, ncols: int = 4, annotate: bool = True) -> Figure:
+def outcome_grid_figure(
+    board: Board,
+    panels: Sequence[tuple[str, np.ndarray, np.ndarray]],
+    *,
+    title: str,
+    ncols: int = 4,
+    annotate: bool = True,
+) -> Figure:
     """Per-start outcome grids side by side (e.g. an order and its symmetric images).
 
     Each panel is ``(title, codes[rows, cols], unvisited[rows, cols])`` with codes indexing
@@ -156,12 +192,13 @@ def outcome_grid_figure(board: Board, panels: Sequence[tuple[str, np.ndarray, np
             labels = np.where(codes == 2, "C", np.where(codes == 1, "O", unvisited.astype(str)))
             for (r, c), text in np.ndenumerate(labels):
                 lum = np.dot(_OUTCOME_COLOURS(int(codes[r, c]))[:3], (0.299, 0.587, 0.114))
-                ax.text(c, r, text, ha="center", va="center", fontsize=7,
-                        color="black" if lum > 0.5 else "white")
+                ax.text(c, r, text, ha="center", va="center", fontsize=7, color="black" if lum > 0.5 else "white")
     for ax in axes.flat[n:]:
         ax.set_visible(False)
-    handles = [Patch(facecolor=_OUTCOME_COLOURS(i), edgecolor="black", label=lab)
-               for i, lab in enumerate(["incomplete (cell: unvisited squares)", "open tour (O)", "closed tour (C)"])]
+    handles = [
+        Patch(facecolor=_OUTCOME_COLOURS(i), edgecolor="black", label=lab)
+        for i, lab in enumerate(["incomplete (cell: unvisited squares)", "open tour (O)", "closed tour (C)"])
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle(title, fontsize=10)
     return fig
@@ -190,8 +227,10 @@ def rates_figure(rows, cols, completion_rate, closed_rate) -> Figure:
     sq = rows == cols
     order = np.argsort(x)
     cmap = colormaps["viridis"]
-    for values, name, marker, colour in ((completion_rate, "complete tours", "o", cmap(0.2)),
-                                        (closed_rate, "closed tours", "s", cmap(0.7))):
+    for values, name, marker, colour in (
+        (completion_rate, "complete tours", "o", cmap(0.2)),
+        (closed_rate, "closed tours", "s", cmap(0.7)),
+    ):
         y = 100.0 * np.asarray(values, float)
         o = order[sq[order]]
         ax.plot(x[o], y[o], marker + "-", color=colour, label=f"{name} (N x N)")
@@ -259,8 +298,15 @@ def _panels(n: int, ncols: int, w: float, h: float) -> tuple[Figure, np.ndarray]
     return fig, axes.flat[:n]
 
 
-def rule_curves_figure(panels: Sequence[tuple[str, str, dict]], *, ylabel: str, title: str,
-                       log: bool = False, percent: bool = False, xlabel: str = "board side N (N x N)") -> Figure:
+def rule_curves_figure(
+    panels: Sequence[tuple[str, str, dict]],
+    *,
+    ylabel: str,
+    title: str,
+    log: bool = False,
+    percent: bool = False,
+    xlabel: str = "board side N (N x N)",
+) -> Figure:
     """Panels of per-rule results against board side N (or another integer).
 
     Each panel is ``(title, kind, data)``: ``kind`` "lines" draws ``{rule: (x, y, low,
@@ -295,11 +341,25 @@ def rule_curves_figure(panels: Sequence[tuple[str, str, dict]], *, ylabel: str, 
                 x, y, low, high = data[rule]
                 x = np.asarray(x, float)
                 order = np.argsort(x)
-                ax.plot(x[order], scale * np.asarray(y, float)[order], "-", marker="." if len(x) < 60 else None,
-                        ms=4, lw=1.2, color=colour[rule], label=rule)
+                ax.plot(
+                    x[order],
+                    scale * np.asarray(y, float)[order],
+                    "-",
+                    marker="." if len(x) < 60 else None,
+                    ms=4,
+                    lw=1.2,
+                    color=colour[rule],
+                    label=rule,
+                )
                 if low is not None:
-                    ax.fill_between(x[order], scale * np.asarray(low, float)[order],
-                                    scale * np.asarray(high, float)[order], color=colour[rule], alpha=0.2, lw=0)
+                    ax.fill_between(
+                        x[order],
+                        scale * np.asarray(low, float)[order],
+                        scale * np.asarray(high, float)[order],
+                        color=colour[rule],
+                        alpha=0.2,
+                        lw=0,
+                    )
             ax.set_xlabel(xlabel)
             ax.legend(fontsize=7, ncol=2)
         if log:
@@ -311,8 +371,9 @@ def rule_curves_figure(panels: Sequence[tuple[str, str, dict]], *, ylabel: str, 
     return fig
 
 
-def square_multiples_figure(panels: Sequence[tuple[str, np.ndarray]], *, title: str, label: str,
-                            ncols: int = 4, cmap: str = "cividis") -> Figure:
+def square_multiples_figure(
+    panels: Sequence[tuple[str, np.ndarray]], *, title: str, label: str, ncols: int = 4, cmap: str = "cividis"
+) -> Figure:
     """Small multiples of per-square heatmaps (``[rows, cols]`` grids of different boards),
     each scaled to its own maximum (the colour bar reads as a share of it)."""
     fig, axes = _panels(len(panels), ncols, 3.0, 3.0)
@@ -363,7 +424,9 @@ def speedup_figure(timings, table) -> Figure:
             p = mine["workers"].to_numpy()
             ax_s.plot(p, s, ".", color=colour, alpha=0.6, ms=6)
             ax_e.plot(p, s / p, ".", color=colour, alpha=0.6, ms=6)
-    ax_s.set(xlabel="workers p", ylabel="speed-up S(p) = T(1) / T(p)", title="Speed-up (lines: medians; dots: every run)")
+    ax_s.set(
+        xlabel="workers p", ylabel="speed-up S(p) = T(1) / T(p)", title="Speed-up (lines: medians; dots: every run)"
+    )
     ax_e.set(xlabel="workers p", ylabel="efficiency E(p) = S(p) / p", title="Efficiency")
     top = max([1.15, *[float(v) for v in ax_e.get_ylim()[1:]]])
     ax_e.set_ylim(0, top)

@@ -87,8 +87,6 @@ def order_strings() -> np.ndarray:
 def ranks_of(moves: np.ndarray) -> np.ndarray:
     """Vectorised rank of ``moves[k, 8]`` (0-based moves) -> ``int64[k]``."""
     moves = np.asarray(moves, dtype=np.int64)
-    smaller_later = (moves[:, :, None] > moves[:, None, :]) & np.triu(
-        np.ones((N_MOVES, N_MOVES), dtype=bool), 1
-    )[None]
+    smaller_later = (moves[:, :, None] > moves[:, None, :]) & np.triu(np.ones((N_MOVES, N_MOVES), dtype=bool), 1)[None]
     lehmer = smaller_later.sum(axis=2)
     return lehmer @ LEHMER_WEIGHTS

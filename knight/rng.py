@@ -41,8 +41,7 @@ def fold(h, w):
     return mix(h + GOLDEN + w)
 
 
-@nb.njit(nb.uint64(nb.uint64, nb.uint64, nb.uint64, nb.uint64, nb.uint64),
-         nogil=True, cache=True)
+@nb.njit(nb.uint64(nb.uint64, nb.uint64, nb.uint64, nb.uint64, nb.uint64), nogil=True, cache=True)
 def run_key(seed, rows, cols, start, trial):
     """Key of the stream of run ``(seed, rows, cols, start, trial)``."""
     h = fold(np.uint64(0), seed)
@@ -58,8 +57,7 @@ def draw(key, i):
     return mix(key + (i + _ONE) * GOLDEN)
 
 
-@nb.njit(nb.types.UniTuple(nb.uint64, 2)(nb.uint64, nb.uint64, nb.uint64),
-         nogil=True, cache=True)
+@nb.njit(nb.types.UniTuple(nb.uint64, 2)(nb.uint64, nb.uint64, nb.uint64), nogil=True, cache=True)
 def below(key, i, n):
     """Uniform integer in ``[0, n)`` (``n >= 1``) from outputs ``i, i+1, ...`` of stream
     ``key``; returns ``(value, index of the next unused output)``."""

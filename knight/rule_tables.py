@@ -69,8 +69,9 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
             name.last().alias("largest_board"),
         )
         .with_columns(pl.col("failing").list.len().cast(pl.UInt32).alias("failures"))
-        .select("study", "rule", "boards", "largest_board", "failures", "first_failure",
-                "first_failure_visited", "failing")
+        .select(
+            "study", "rule", "boards", "largest_board", "failures", "first_failure", "first_failure_visited", "failing"
+        )
         .sort("study", "rule")
     )
 
@@ -78,7 +79,10 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
 def _square(col: str, prefix: str) -> list[pl.Expr]:
     sq = pl.col(col).cast(pl.Int64)
     cols = pl.col("cols").cast(pl.Int64)
-    return [(sq // cols + 1).cast(pl.UInt16).alias(f"{prefix}row"), (sq % cols + 1).cast(pl.UInt16).alias(f"{prefix}col")]
+    return [
+        (sq // cols + 1).cast(pl.UInt16).alias(f"{prefix}row"),
+        (sq % cols + 1).cast(pl.UInt16).alias(f"{prefix}col"),
+    ]
 
 
 def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
@@ -108,11 +112,15 @@ def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
         pl.len().cast(pl.Int64).alias("runs"), pl.col("attempts").max().cast(pl.Int64).alias("most")
     )
     done = (
-        ro.filter(pl.col("complete")).group_by([*keys, "attempts"]).agg(pl.len().cast(pl.Int64).alias("done"))
-        .with_columns(pl.col("attempts").cast(pl.Int64).alias("after")).drop("attempts")
+        ro.filter(pl.col("complete"))
+        .group_by([*keys, "attempts"])
+        .agg(pl.len().cast(pl.Int64).alias("done"))
+        .with_columns(pl.col("attempts").cast(pl.Int64).alias("after"))
+        .drop("attempts")
     )
     return (
-        total.with_columns(pl.int_ranges(1, pl.col("most") + 1).alias("after")).explode("after")
+        total.with_columns(pl.int_ranges(1, pl.col("most") + 1).alias("after"))
+        .explode("after")
         .join(done, on=[*keys, "after"], how="left")
         .sort(*keys, "after")
         .with_columns(pl.col("done").fill_null(0).cum_sum().over(keys).alias("done_by"))
@@ -125,11 +133,15 @@ def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per study, rule, board and square (runs from every start): complete tours ending
     there and closed tours starting there (figures 27 and 28)."""
     ending = (
-        runs.filter(pl.col("complete")).group_by([*KEYS, "end"]).agg(pl.len().cast(pl.UInt32).alias("complete_ends"))
+        runs.filter(pl.col("complete"))
+        .group_by([*KEYS, "end"])
+        .agg(pl.len().cast(pl.UInt32).alias("complete_ends"))
         .rename({"end": "square"})
     )
     starting = (
-        runs.filter(pl.col("closed")).group_by([*KEYS, "start"]).agg(pl.len().cast(pl.UInt32).alias("closed_starts"))
+        runs.filter(pl.col("closed"))
+        .group_by([*KEYS, "start"])
+        .agg(pl.len().cast(pl.UInt32).alias("closed_starts"))
         .rename({"start": "square"})
     )
     return (

@@ -28,7 +28,6 @@ from knight.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.orders import rank as order_rank
 from knight.rng import below, fold, run_key
 from knight.squirrel_cull import schedule
-from knight.warnsdorff import Run
 from knight.tiebreak import (
     CORNER,
     FIXED,
@@ -41,6 +40,7 @@ from knight.tiebreak import (
     narrow,
     rule_code,
 )
+from knight.warnsdorff import Run
 
 #: Degree given to margin squares and to a square when it is visited. Later decrements
 #: (at most 8) leave it at least ``BLOCKED - 8``, far above any true degree (0..8).
@@ -177,8 +177,7 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
 
 
 @nb.njit(nogil=True, cache=True)
-def _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out,
-            ties_out):
+def _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out):
     """Write row ``i``: a run of ``n`` squares from padded ``p0`` ending on padded ``pend``."""
     closed = False
     if n == size:
@@ -193,9 +192,27 @@ def _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_o
 
 
 @nb.njit(nogil=True, cache=True)
-def run_batch(rule, rows, cols, starts, trials, orders, switches, order_table, seed, retries,
-              deg, path, attempts_out, order_out, visited_out, end_out, complete_out,
-              closed_out, ties_out):
+def run_batch(
+    rule,
+    rows,
+    cols,
+    starts,
+    trials,
+    orders,
+    switches,
+    order_table,
+    seed,
+    retries,
+    deg,
+    path,
+    attempts_out,
+    order_out,
+    visited_out,
+    end_out,
+    complete_out,
+    closed_out,
+    ties_out,
+):
     """Every pair (``starts[a]``, ``trials[b]``) into row ``a * len(trials) + b``.
 
     ``starts`` are board square indices; ``orders``/``switches`` the schedule of
@@ -224,37 +241,63 @@ def run_batch(rule, rows, cols, starts, trials, orders, switches, order_table, s
         p0 = (s // cols + 2) * width + s % cols + 2
         for b in range(nt):
             row = a * nt + b
-            key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols),
-                          np.uint64(s), np.uint64(trials[b]))
+            key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[b]))
             attempt = 0
             while True:
                 if dirty:
                     deg[:] = deg0
                 dirty = True
                 if rule == RANDOM_ORDER:
-                    rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0),
-                                    np.uint64(40320))
+                    rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                     r = np.int64(rank)
-                    n, ties, pend = _walk(FIXED, deg, offsets, width, rows, cols, p0,
-                                          order_table[r:r + 1], one_switch, key, path,
-                                          ooff, omove)
+                    n, ties, pend = _walk(
+                        FIXED,
+                        deg,
+                        offsets,
+                        width,
+                        rows,
+                        cols,
+                        p0,
+                        order_table[r : r + 1],
+                        one_switch,
+                        key,
+                        path,
+                        ooff,
+                        omove,
+                    )
                     order_out[row] = r
                 else:
-                    n, ties, pend = _walk(rule, deg, offsets, width, rows, cols, p0, orders,
-                                          switches, key, path, ooff, omove)
+                    n, ties, pend = _walk(
+                        rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path, ooff, omove
+                    )
                 steps += n - 1
                 attempt += 1
                 if rule != RANDOM_ORDER or n == size or attempt == retries:
                     break
             attempts_out[row] = attempt
-            _record(row, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out,
-                    closed_out, ties_out)
+            _record(
+                row,
+                n,
+                ties,
+                pend,
+                p0,
+                offsets,
+                width,
+                cols,
+                size,
+                visited_out,
+                end_out,
+                complete_out,
+                closed_out,
+                ties_out,
+            )
     return steps
 
 
 @nb.njit(nogil=True, cache=True)
-def run_pairs(rule, rows, cols, starts, ranks, order_table, deg, visited_out, end_out,
-              complete_out, closed_out, ties_out):
+def run_pairs(
+    rule, rows, cols, starts, ranks, order_table, deg, visited_out, end_out, complete_out, closed_out, ties_out
+):
     """Every pair (``starts[i]``, ``ranks[i]``) into row ``i``: ``rule`` (fixed, pohl,
     roth or corner) with the tie order of row ``ranks[i]`` of ``order_table``
     (uint8[40320, 8]). ``deg`` is a scratch padded int8 board. Returns the knight steps."""
@@ -277,11 +320,13 @@ def run_pairs(rule, rows, cols, starts, ranks, order_table, deg, visited_out, en
         s = starts[i]
         p0 = (s // cols + 2) * width + s % cols + 2
         order[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(rule, deg, offsets, width, rows, cols, p0, order, one_switch,
-                              np.uint64(0), no_path, ooff, omove)
+        n, ties, pend = _walk(
+            rule, deg, offsets, width, rows, cols, p0, order, one_switch, np.uint64(0), no_path, ooff, omove
+        )
         steps += n - 1
-        _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out,
-                ties_out)
+        _record(
+            i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out
+        )
     return steps
 
 
@@ -307,8 +352,7 @@ def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, i
     """(orders, padded switches, order rank or -1) of a rule on ``board``."""
     if code == SQUIRREL_CULL:
         if board.rows != board.cols or board.rows < 5:
-            raise ValueError(
-                f"squirrel-cull needs a square board of side at least 5, got {board.name}")
+            raise ValueError(f"squirrel-cull needs a square board of side at least 5, got {board.name}")
         orders, switches = schedule(board.rows)
         on = switches >= 0
         r, c = np.divmod(switches[on], board.cols)
@@ -371,10 +415,27 @@ def _call(board, code, starts, trials, orders, switches, seed, retries, path):
         out["steps"] = np.zeros(1, np.int64)
         return out
     deg = np.empty(padded_size(board.rows, board.cols), np.int8)
-    steps = run_batch(code, board.rows, board.cols, starts, trials, orders, switches,
-                      all_orders(), np.uint64(seed), retries, deg, path, out["attempts"],
-                      out["order"], out["visited"], out["end"], out["complete"],
-                      out["closed"], out["ties"])
+    steps = run_batch(
+        code,
+        board.rows,
+        board.cols,
+        starts,
+        trials,
+        orders,
+        switches,
+        all_orders(),
+        np.uint64(seed),
+        retries,
+        deg,
+        path,
+        out["attempts"],
+        out["order"],
+        out["visited"],
+        out["end"],
+        out["complete"],
+        out["closed"],
+        out["ties"],
+    )
     out["steps"] = np.array([steps], np.int64)
     return out
 
@@ -395,19 +456,37 @@ def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarra
     if ranks.size and (ranks.min() < 0 or ranks.max() >= N_ORDERS):
         raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
     n = len(starts)
-    out = {"visited": np.empty(n, np.uint32), "end": np.empty(n, np.uint32), "complete": np.empty(n, np.bool_),
-           "closed": np.empty(n, np.bool_), "ties": np.empty(n, np.uint16)}
+    out = {
+        "visited": np.empty(n, np.uint32),
+        "end": np.empty(n, np.uint32),
+        "complete": np.empty(n, np.bool_),
+        "closed": np.empty(n, np.bool_),
+        "ties": np.empty(n, np.uint16),
+    }
     steps = 0
     if n:
         deg = np.empty(padded_size(board.rows, board.cols), np.int8)
-        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), deg, out["visited"],
-                          out["end"], out["complete"], out["closed"], out["ties"])
+        steps = run_pairs(
+            code,
+            board.rows,
+            board.cols,
+            starts,
+            ranks,
+            all_orders(),
+            deg,
+            out["visited"],
+            out["end"],
+            out["complete"],
+            out["closed"],
+            out["ties"],
+        )
     out["steps"] = np.array([steps], np.int64)
     return out
 
 
-def outcomes(board: Board, rule: str, starts, trials=None, *, order="12345678", seed=0,
-             retries=1) -> dict[str, np.ndarray]:
+def outcomes(
+    board: Board, rule: str, starts, trials=None, *, order="12345678", seed=0, retries=1
+) -> dict[str, np.ndarray]:
     """Outcomes of ``rule`` for every start x every trial, start-major.
 
     ``starts``: board square indices; ``trials``: ``None`` (trial 0), a count ``t``
@@ -427,15 +506,13 @@ def outcomes(board: Board, rule: str, starts, trials=None, *, order="12345678", 
     code, seed, retries, orders, switches, rank = _prepare(board, rule, order, seed, retries)
     starts = _starts(board, starts)
     trials = _trials(trials)
-    out = _call(board, code, starts, trials, orders, switches, seed, retries,
-                np.empty(0, np.int32))
+    out = _call(board, code, starts, trials, orders, switches, seed, retries, np.empty(0, np.int32))
     if code != RANDOM_ORDER:
         out["order"][:] = rank
     return out
 
 
-def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0,
-        retries=1) -> Run:
+def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0, retries=1) -> Run:
     """The run of ``rule`` from square index ``start``, with its path (of the last
     attempt for random-order). ``order`` is the reported tie order: the rule's, the last
     attempt's for random-order, ``None`` for random and squirrel-cull."""
@@ -446,8 +523,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     trial = _check_int("trial", trial, 0, 2**32 - 1)
     big = padded_size(board.rows, board.cols) >= 2**31
     path = np.empty(board.size, np.int64 if big else np.int32)
-    out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed,
-                retries, path)
+    out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed, retries, path)
     n = int(out["visited"][0])
     width = board.cols + 4
     p = path[:n].astype(np.int64)
@@ -458,9 +534,20 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
         used = None
     else:
         used = order_string(orders[0])
-    return Run(board, int(starts[0]), used, squares, int(out["ties"][0]), rule=RULES[code],
-               attempts=int(out["attempts"][0]))
+    return Run(
+        board, int(starts[0]), used, squares, int(out["ties"][0]), rule=RULES[code], attempts=int(out["attempts"][0])
+    )
 
 
-__all__ = ["BLOCKED", "LIMIT", "fill_degrees", "move_offsets", "outcomes",
-           "padded_size", "pair_outcomes", "run", "run_batch", "run_pairs"]
+__all__ = [
+    "BLOCKED",
+    "LIMIT",
+    "fill_degrees",
+    "move_offsets",
+    "outcomes",
+    "padded_size",
+    "pair_outcomes",
+    "run",
+    "run_batch",
+    "run_pairs",
+]

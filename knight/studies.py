@@ -38,28 +38,32 @@ from knight.tiebreak import ORDER_RULES, RANDOM_RULES, rule_code
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
 #: order a run used (the rule's own, the residual order of a tree row, random-order's
 #: last attempt's), null for random and squirrel-cull.
-RUNS_SCHEMA = pa.schema([
-    ("rule", pa.string()),
-    ("rows", pa.uint16()),
-    ("cols", pa.uint16()),
-    ("start", pa.uint32()),
-    ("order", pa.uint16()),
-    ("trial", pa.uint32()),
-    ("attempts", pa.uint16()),
-    ("visited", pa.uint32()),
-    ("end", pa.uint32()),
-    ("complete", pa.bool_()),
-    ("closed", pa.bool_()),
-])
+RUNS_SCHEMA = pa.schema(
+    [
+        ("rule", pa.string()),
+        ("rows", pa.uint16()),
+        ("cols", pa.uint16()),
+        ("start", pa.uint32()),
+        ("order", pa.uint16()),
+        ("trial", pa.uint32()),
+        ("attempts", pa.uint16()),
+        ("visited", pa.uint32()),
+        ("end", pa.uint32()),
+        ("complete", pa.bool_()),
+        ("closed", pa.bool_()),
+    ]
+)
 #: Compute time of a chunk's work per board (not part of any result: a machine's figure).
-TIMES_SCHEMA = pa.schema([
-    ("rule", pa.string()),
-    ("rows", pa.uint16()),
-    ("cols", pa.uint16()),
-    ("runs", pa.uint64()),
-    ("steps", pa.uint64()),
-    ("seconds", pa.float64()),
-])
+TIMES_SCHEMA = pa.schema(
+    [
+        ("rule", pa.string()),
+        ("rows", pa.uint16()),
+        ("cols", pa.uint16()),
+        ("runs", pa.uint64()),
+        ("steps", pa.uint64()),
+        ("seconds", pa.float64()),
+    ]
+)
 #: Knight steps (upper bound) of one Dask task of a walk chunk: about a second of work.
 TASK_STEPS = 50_000_000
 DEFAULT_CHUNK_STEPS = 2_000_000_000
@@ -135,8 +139,12 @@ class Chunk:
         if self.kind == "walk":
             out["segments"] = [[b.name, lo, hi] for b, lo, hi in self.segments]
         else:
-            out.update(board=self.board.name, chunk=self.sweep_chunk, chunk_runs=int(self.sweep.chunk_runs),
-                       orders=self.sweep.ranks.tolist() if len(self.sweep.ranks) < N_ORDERS else "all")
+            out.update(
+                board=self.board.name,
+                chunk=self.sweep_chunk,
+                chunk_runs=int(self.sweep.chunk_runs),
+                orders=self.sweep.ranks.tolist() if len(self.sweep.ranks) < N_ORDERS else "all",
+            )
         return out
 
 
@@ -163,8 +171,9 @@ class Study:
             if spec.rule == "squirrel-cull":
                 bad = [b.name for b in self.boards if not b.square or b.rows < 5]
                 if bad:
-                    raise ValueError(f"study {self.name!r}: squirrel-cull needs square boards of side 5 "
-                                     f"or more, not {bad[0]}")
+                    raise ValueError(
+                        f"study {self.name!r}: squirrel-cull needs square boards of side 5 or more, not {bad[0]}"
+                    )
                 if self.starts != "corner":
                     raise ValueError(f"study {self.name!r}: squirrel-cull starts from (1, 1) only")
             if self.orders != "default" and spec.rule not in ORDER_RULES:
@@ -259,11 +268,18 @@ class Study:
     def _tree_chunks(self, spec: RuleSpec) -> list[Chunk]:
         chunks = []
         for board in self.boards:
-            sweep = SweepSpec(board, starts=self.start_squares(board), ranks=self.ranks(spec.rule),
-                              chunk_runs=self.chunk_runs, engine="tree", rule=spec.rule)
+            sweep = SweepSpec(
+                board,
+                starts=self.start_squares(board),
+                ranks=self.ranks(spec.rule),
+                chunk_runs=self.chunk_runs,
+                engine="tree",
+                rule=spec.rule,
+            )
             for j, rows in enumerate(sweep.chunk_rows()):
-                chunks.append(Chunk(spec, "tree", board=board, sweep=sweep, sweep_chunk=j, rows=rows,
-                                    steps=rows * board.size))
+                chunks.append(
+                    Chunk(spec, "tree", board=board, sweep=sweep, sweep_chunk=j, rows=rows, steps=rows * board.size)
+                )
         return chunks
 
 
@@ -300,9 +316,15 @@ def _arrays(rule: str, board: Board, p: Mapping[str, np.ndarray]) -> list[pa.Arr
     n = len(p["start"])
     order = np.asarray(p["order"]).astype(np.int64)
     cols = {
-        "rows": np.full(n, board.rows), "cols": np.full(n, board.cols), "start": p["start"],
-        "trial": p.get("trial", np.zeros(n)), "attempts": p.get("attempts", np.ones(n)),
-        "visited": p["visited"], "end": p["end"], "complete": p["complete"], "closed": p["closed"],
+        "rows": np.full(n, board.rows),
+        "cols": np.full(n, board.cols),
+        "start": p["start"],
+        "trial": p.get("trial", np.zeros(n)),
+        "attempts": p.get("attempts", np.ones(n)),
+        "visited": p["visited"],
+        "end": p["end"],
+        "complete": p["complete"],
+        "closed": p["closed"],
     }
     out = []
     for f in RUNS_SCHEMA:
@@ -316,8 +338,10 @@ def _arrays(rule: str, board: Board, p: Mapping[str, np.ndarray]) -> list[pa.Arr
 
 
 def _times(rule: str, per_board: dict[Board, list[float]]) -> pa.Table:
-    rows = [{"rule": rule, "rows": b.rows, "cols": b.cols, "runs": int(v[0]), "steps": int(v[1]), "seconds": v[2]}
-            for b, v in per_board.items()]
+    rows = [
+        {"rule": rule, "rows": b.rows, "cols": b.cols, "runs": int(v[0]), "steps": int(v[1]), "seconds": v[2]}
+        for b, v in per_board.items()
+    ]
     return pa.Table.from_pylist(rows, schema=TIMES_SCHEMA)
 
 
@@ -368,8 +392,7 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> Ch
         steps = sum(int(v[1]) for v in per_board.values())
         times = _times(rule, per_board)
     if table.num_rows != chunk.rows:
-        raise RuntimeError(f"study {study.name!r} rule {rule} chunk {k}: {table.num_rows} rows, "
-                           f"{chunk.rows} planned")
+        raise RuntimeError(f"study {study.name!r} rule {rule} chunk {k}: {table.num_rows} rows, {chunk.rows} planned")
     return ChunkResult(table, times, steps, time.perf_counter() - t0)
 
 

@@ -154,16 +154,18 @@ def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray) -> dict[str
     st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
     rk = np.tile(np.asarray(ranks, np.uint16), len(starts))
     out = {name: np.empty(len(st), dtype) for name, dtype in _OUTCOME_DTYPES.items()}
-    steps = run_batch(*padded(board), st, rk, all_orders(), out["visited"], out["end"],
-                      out["complete"], out["closed"], out["ties"])
+    steps = run_batch(
+        *padded(board), st, rk, all_orders(), out["visited"], out["end"], out["complete"], out["closed"], out["ties"]
+    )
     out["start"] = st
     out["order"] = rk
     out["steps"] = np.array([steps], np.int64)
     return out
 
 
-def orbit_rows(board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str,
-               rule: str = "fixed") -> dict[str, np.ndarray]:
+def orbit_rows(
+    board: Board, starts: np.ndarray, ranks: np.ndarray, engine: str, rule: str = "fixed"
+) -> dict[str, np.ndarray]:
     """Rows (sorted by start, then order) for the starts of one orbit under ``engine``.
 
     Also returns ``steps`` (knight steps walked, one-element array) for benchmarks.
@@ -216,7 +218,8 @@ def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]]) -> pa.Table:
         dtype = f.type.to_pandas_dtype()
         cols[f.name] = (
             np.concatenate([parts[k][f.name][lo:hi] for _, k, lo, hi in blocks]).astype(dtype, copy=False)
-            if blocks else np.empty(0, dtype)
+            if blocks
+            else np.empty(0, dtype)
         )
     return pa.Table.from_arrays([pa.array(cols[f.name], type=f.type) for f in RUNS_SCHEMA], schema=RUNS_SCHEMA)
 
@@ -360,8 +363,9 @@ def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progr
             write_chunk(res, path)
             files.append(path)
     if folder is not None:
-        dataset.write_manifest(folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA,
-                               board=spec.board.name, rule=spec.rule)
+        dataset.write_manifest(
+            folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA, board=spec.board.name, rule=spec.rule
+        )
     return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
 
 
@@ -408,7 +412,23 @@ def total_tasks(spec: SweepSpec) -> int:
 
 
 __all__ = [
-    "ENGINES", "RUNS_SCHEMA", "SweepSpec", "ChunkResult", "SweepSummary", "brute_orbit",
-    "orbit_rows", "run_chunk", "write_chunk", "chunk_path", "board_folder", "sweep", "n_chunks",
-    "parse_starts", "parse_orders", "iter_chunks", "chunk_tasks", "total_tasks", "check_output_dir",
+    "ENGINES",
+    "RUNS_SCHEMA",
+    "SweepSpec",
+    "ChunkResult",
+    "SweepSummary",
+    "brute_orbit",
+    "orbit_rows",
+    "run_chunk",
+    "write_chunk",
+    "chunk_path",
+    "board_folder",
+    "sweep",
+    "n_chunks",
+    "parse_starts",
+    "parse_orders",
+    "iter_chunks",
+    "chunk_tasks",
+    "total_tasks",
+    "check_output_dir",
 ]

@@ -30,8 +30,14 @@ _ANTI_TRANSPOSE = ((0, -1), (-1, 0))
 _RECT_ELEMENTS = (_IDENTITY, _HALF_TURN, _FLIP_ROWS, _FLIP_COLS)
 _SQUARE_ELEMENTS = _RECT_ELEMENTS + (_QUARTER, _THREE_QUARTER, _TRANSPOSE, _ANTI_TRANSPOSE)
 ELEMENT_NAMES = (
-    "identity", "half turn", "top-bottom mirror", "left-right mirror",
-    "quarter turn (clockwise)", "three-quarter turn", "transpose", "anti-transpose",
+    "identity",
+    "half turn",
+    "top-bottom mirror",
+    "left-right mirror",
+    "quarter turn (clockwise)",
+    "three-quarter turn",
+    "transpose",
+    "anti-transpose",
 )
 
 

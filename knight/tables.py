@@ -117,7 +117,9 @@ def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
         .with_columns(
             pl.col("members").str.slice(0, 8).alias("class_string"),
         )
-        .select([*_BOARD_KEYS, "class_id", "class_string", "size", "members", "complete", "closed", "complete_all", "agree"])
+        .select(
+            [*_BOARD_KEYS, "class_id", "class_string", "size", "members", "complete", "closed", "complete_all", "agree"]
+        )
         .sort([*_BOARD_KEYS, "class_id"])
     )
 

@@ -59,8 +59,7 @@ def markdown(frame: pl.DataFrame, *, empty: str = "(none)") -> str:
     return "\n".join([head, rule, *body]) + "\n"
 
 
-def html_table(frame: pl.DataFrame, *, title: str, note: str = "", empty: str = "(none)",
-               max_rows: int = 2000) -> str:
+def html_table(frame: pl.DataFrame, *, title: str, note: str = "", empty: str = "(none)", max_rows: int = 2000) -> str:
     """A self-contained HTML page with ``frame`` as a table (for the Snakemake report)."""
     esc = html.escape
     parts = [
@@ -77,7 +76,9 @@ def html_table(frame: pl.DataFrame, *, title: str, note: str = "", empty: str = 
         parts.append(f"<p>{esc(empty)}</p>")
     else:
         shown = frame.head(max_rows)
-        parts.append("<table><thead><tr>" + "".join(f"<th>{esc(c)}</th>" for c in shown.columns) + "</tr></thead><tbody>")
+        parts.append(
+            "<table><thead><tr>" + "".join(f"<th>{esc(c)}</th>" for c in shown.columns) + "</tr></thead><tbody>"
+        )
         for row in shown.iter_rows():
             parts.append("<tr>" + "".join(f"<td>{'' if v is None else esc(str(v))}</td>" for v in row) + "</tr>")
         parts.append("</tbody></table>")

@@ -435,9 +435,27 @@ def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf
 
 
 @nb.njit(nogil=True, cache=True)
-def _fill(starts, elems, inverse, squares, images, ranks, leaf_of, leaf_visited, leaf_end,
-          leaf_closed, leaf_ties, size, o_start, o_order, o_visited, o_end, o_complete,
-          o_closed, o_ties):
+def _fill(
+    starts,
+    elems,
+    inverse,
+    squares,
+    images,
+    ranks,
+    leaf_of,
+    leaf_visited,
+    leaf_end,
+    leaf_closed,
+    leaf_ties,
+    size,
+    o_start,
+    o_order,
+    o_visited,
+    o_end,
+    o_complete,
+    o_closed,
+    o_ties,
+):
     """Rows (start ``starts[i]`` = ``elems[i]``·s0, rank ``ranks[j]``) from the leaves of s0.
 
     ``images[g, r]``: rank of g·o_r; ``squares[g, s]``: image of square ``s``;
@@ -515,8 +533,9 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     }
 
 
-def tree_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool | None = None,
-               *, rule: str = "fixed") -> dict[str, np.ndarray]:
+def tree_orbit(
+    board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool | None = None, *, rule: str = "fixed"
+) -> dict[str, np.ndarray]:
     """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted) under
     ``rule``, searching only the orbit's smallest square; for ``fixed`` exactly the
     rows of :func:`knight.sweep.brute_orbit`.
@@ -560,10 +579,27 @@ def tree_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool |
         "closed": np.empty(n, np.bool_),
         "ties": np.empty(n, np.uint16),
     }
-    _fill(starts, elems, inverse, np.ascontiguousarray(grp.squares, np.int64), images, ranks,
-          res["leaf_of"], res["visited"], res["end"], res["closed"], res["ties"], board.size,
-          out["start"], out["order"], out["visited"], out["end"], out["complete"],
-          out["closed"], out["ties"])
+    _fill(
+        starts,
+        elems,
+        inverse,
+        np.ascontiguousarray(grp.squares, np.int64),
+        images,
+        ranks,
+        res["leaf_of"],
+        res["visited"],
+        res["end"],
+        res["closed"],
+        res["ties"],
+        board.size,
+        out["start"],
+        out["order"],
+        out["visited"],
+        out["end"],
+        out["complete"],
+        out["closed"],
+        out["ties"],
+    )
     out["steps"] = np.array([res["steps"]], np.int64)
     return out
 

@@ -85,8 +85,7 @@ def _walk(deg0, offsets, start, order, deg, path):
 
 
 @nb.njit(nogil=True, cache=True)
-def run_batch(deg0, offsets, index, starts, ranks, orders,
-              visited_out, end_out, complete_out, closed_out, ties_out):
+def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out, complete_out, closed_out, ties_out):
     """Run every pair ``(starts[i], ranks[i])`` into the outcome arrays; return knight steps.
 
     ``deg0, offsets, index`` come from :func:`padded`; ``orders`` is
@@ -186,8 +185,17 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
         "closed": np.empty(n, np.bool_),
         "ties": np.empty(n, np.uint16),
     }
-    run_batch(*padded(board), starts, ranks, all_orders(), out["visited"], out["end"],
-              out["complete"], out["closed"], out["ties"])
+    run_batch(
+        *padded(board),
+        starts,
+        ranks,
+        all_orders(),
+        out["visited"],
+        out["end"],
+        out["complete"],
+        out["closed"],
+        out["ties"],
+    )
     return out
 
 
@@ -206,14 +214,16 @@ def image_outcomes(board: Board, order: str) -> list[dict]:
         res = outcomes(board, starts, np.full(board.size, img, dtype=np.uint16))
         codes = res["complete"].astype(np.int64) + res["closed"].astype(np.int64)
         unvisited = board.size - res["visited"].astype(np.int64)
-        out.append({
-            "element": name,
-            "order": unrank(img),
-            "codes": codes.reshape(board.rows, board.cols),
-            "unvisited": unvisited.reshape(board.rows, board.cols),
-            "complete": int(res["complete"].sum()),
-            "closed": int(res["closed"].sum()),
-        })
+        out.append(
+            {
+                "element": name,
+                "order": unrank(img),
+                "codes": codes.reshape(board.rows, board.cols),
+                "unvisited": unvisited.reshape(board.rows, board.cols),
+                "complete": int(res["complete"].sum()),
+                "closed": int(res["closed"].sum()),
+            }
+        )
     return out
 
 

@@ -7,8 +7,14 @@ from itertools import permutations
 
 # (d_row, d_col) of moves 1..8, copied from the conventions' table.
 MOVES = {
-    1: (2, 1), 2: (2, -1), 3: (1, -2), 4: (-1, -2),
-    5: (-2, -1), 6: (-2, 1), 7: (-1, 2), 8: (1, 2),
+    1: (2, 1),
+    2: (2, -1),
+    3: (1, -2),
+    4: (-1, -2),
+    5: (-2, -1),
+    6: (-2, 1),
+    7: (-1, 2),
+    8: (1, 2),
 }
 
 # worked example of docs/conventions.md: 8x8, start (1, 1), order 12345678 (step numbers).

@@ -11,12 +11,7 @@ from itertools import combinations, permutations
 def covered(n: int, q: int) -> set[int]:
     """Squares a queen on ``q`` covers: its own, its row, column and both diagonals."""
     qr, qc = divmod(q, n)
-    return {
-        r * n + c
-        for r in range(n)
-        for c in range(n)
-        if r == qr or c == qc or r - c == qr - qc or r + c == qr + qc
-    }
+    return {r * n + c for r in range(n) for c in range(n) if r == qr or c == qc or r - c == qr - qc or r + c == qr + qc}
 
 
 def dominating_sets(n: int, k: int) -> list[tuple[int, ...]]:

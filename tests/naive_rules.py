@@ -9,8 +9,14 @@ from itertools import permutations
 
 # (d_row, d_col) of moves 1..8 (conventions, "The eight knight moves").
 MOVES = {
-    1: (2, 1), 2: (2, -1), 3: (1, -2), 4: (-1, -2),
-    5: (-2, -1), 6: (-2, 1), 7: (-1, 2), 8: (1, 2),
+    1: (2, 1),
+    2: (2, -1),
+    3: (1, -2),
+    4: (-1, -2),
+    5: (-2, -1),
+    6: (-2, 1),
+    7: (-1, 2),
+    8: (1, 2),
 }
 ORDER_STRINGS = ["".join(p) for p in permutations("12345678")]
 RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull")
@@ -59,10 +65,7 @@ def _on(rows, cols, r, c):
 
 
 def _degree(rows, cols, visited, r, c):
-    return sum(
-        1 for dr, dc in MOVES.values()
-        if _on(rows, cols, r + dr, c + dc) and (r + dr, c + dc) not in visited
-    )
+    return sum(1 for dr, dc in MOVES.values() if _on(rows, cols, r + dr, c + dc) and (r + dr, c + dc) not in visited)
 
 
 def squirrel_cull_schedule(m):
@@ -71,23 +74,65 @@ def squirrel_cull_schedule(m):
     Their move i is our move ((i + 4) mod 8) + 1; switch squares off the board never switch.
     """
     table = {
-        0: [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51867342", (m - 8, 1)),
-            ("51342678", (7, m - 3)), ("21435678", None)],
-        1: [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51324678", (m - 6, (m + 9) // 2)),
-            ("32481765", None)],
-        2: [("34261578", (6, 1)), ("87642135", (3, 1)), ("54132678", (m - 15, 4)),
-            ("52431678", (10, m - 2)), ("85647123", (5, (m - 6) // 2)), ("15746823", None)],
-        3: [("34625718", (m - 1, m - 2)), ("42681357", (m - 6, m)), ("86512347", (2, 5)),
-            ("51867342", (m - 10, 3)), ("61825437", ((m + 1) // 2, m - 2)), ("71642538", None)],
-        4: [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51867342", (m - 8, 1)),
-            ("51342678", (10, m - 5)), ("86753421", (13, (m + 2) // 2)), ("78563421", None)],
-        5: [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)),
+        0: [
+            ("34261578", (m - 1, m - 2)),
+            ("87642135", (2, 2)),
+            ("51867342", (m - 8, 1)),
+            ("51342678", (7, m - 3)),
+            ("21435678", None),
+        ],
+        1: [
+            ("34261578", (m - 1, m - 2)),
+            ("87642135", (2, 2)),
+            ("51324678", (m - 6, (m + 9) // 2)),
+            ("32481765", None),
+        ],
+        2: [
+            ("34261578", (6, 1)),
+            ("87642135", (3, 1)),
+            ("54132678", (m - 15, 4)),
+            ("52431678", (10, m - 2)),
+            ("85647123", (5, (m - 6) // 2)),
+            ("15746823", None),
+        ],
+        3: [
+            ("34625718", (m - 1, m - 2)),
+            ("42681357", (m - 6, m)),
+            ("86512347", (2, 5)),
+            ("51867342", (m - 10, 3)),
+            ("61825437", ((m + 1) // 2, m - 2)),
+            ("71642538", None),
+        ],
+        4: [
+            ("34261578", (m - 1, m - 2)),
+            ("87642135", (2, 2)),
+            ("51867342", (m - 8, 1)),
+            ("51342678", (10, m - 5)),
+            ("86753421", (13, (m + 2) // 2)),
+            ("78563421", None),
+        ],
+        5: [
+            ("34261578", (m - 1, m - 2)),
+            ("87642135", (2, 2)),
             ("51324678", (m - 2, (m - 5) // 2) if m % 16 == 5 else (m - 2, (m - 13) // 2)),
-            ("15234678", None)],
-        6: [("34261578", (6, 1)), ("87642135", (3, 1)), ("54132678", (m - 10, 1)),
-            ("52431678", (10, m - 2)), ("85647123", (3, (m + 8) // 2)), ("12453678", None)],
-        7: [("34625718", (m - 1, m - 2)), ("42681357", (m - 6, m)), ("86512347", (2, 5)),
-            ("51867342", (m - 6, 3)), ("61825437", ((m + 1) // 2, m - 2)), ("61357284", None)],
+            ("15234678", None),
+        ],
+        6: [
+            ("34261578", (6, 1)),
+            ("87642135", (3, 1)),
+            ("54132678", (m - 10, 1)),
+            ("52431678", (10, m - 2)),
+            ("85647123", (3, (m + 8) // 2)),
+            ("12453678", None),
+        ],
+        7: [
+            ("34625718", (m - 1, m - 2)),
+            ("42681357", (m - 6, m)),
+            ("86512347", (2, 5)),
+            ("51867342", (m - 6, 3)),
+            ("61825437", ((m + 1) // 2, m - 2)),
+            ("61357284", None),
+        ],
     }[m % 8]
     out = []
     for theirs, square in table:
@@ -129,22 +174,28 @@ def walk(rows, cols, start, rule, order="12345678", key=0):
         least = min(d for d, _, _ in cands)
         tied = [(m, sq) for d, m, sq in cands if d == least]
         if rule == "pohl":
+
             def score(sq):
                 return sum(
                     _degree(rows, cols, visited, sq[0] + dr, sq[1] + dc)
                     for dr, dc in MOVES.values()
                     if _on(rows, cols, sq[0] + dr, sq[1] + dc) and (sq[0] + dr, sq[1] + dc) not in visited
                 )
+
             best = min(score(sq) for _, sq in tied)
             tied = [(m, sq) for m, sq in tied if score(sq) == best]
         elif rule == "roth":
+
             def dist(sq):
                 return (2 * sq[0] - rows + 1) ** 2 + (2 * sq[1] - cols + 1) ** 2
+
             best = max(dist(sq) for _, sq in tied)
             tied = [(m, sq) for m, sq in tied if dist(sq) == best]
         elif rule == "corner":
+
             def dist(sq):
                 return min((sq[0] - a) ** 2 + (sq[1] - b) ** 2 for a in (0, rows - 1) for b in (0, cols - 1))
+
             best = min(dist(sq) for _, sq in tied)
             tied = [(m, sq) for m, sq in tied if dist(sq) == best]
         if len(tied) > 1:
@@ -186,5 +237,6 @@ def run(rows, cols, start, rule, order="12345678", seed=0, trial=0, retries=1):
         used = None if rule in ("random", "squirrel-cull") else order
         attempts = 1
     visited, end, complete, closed = outcome(rows, cols, path)
-    return dict(visited=visited, end=end, complete=complete, closed=closed, attempts=attempts,
-                order=used, ties=ties, path=path)
+    return dict(
+        visited=visited, end=end, complete=complete, closed=closed, attempts=attempts, order=used, ties=ties, path=path
+    )

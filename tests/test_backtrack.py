@@ -96,16 +96,22 @@ def test_node_limit_gives_up():
 
 
 def test_rectangular_and_large_boards():
-    for rows, cols, closed in [(5, 6, True), (6, 5, True), (3, 10, True), (4, 5, False),
-                               (30, 30, True), (40, 44, True), (100, 100, False)]:
+    for rows, cols, closed in [
+        (5, 6, True),
+        (6, 5, True),
+        (3, 10, True),
+        (4, 5, False),
+        (30, 30, True),
+        (40, 44, True),
+        (100, 100, False),
+    ]:
         board = Board(rows, cols)
         res = backtrack(board, board.size - 1, closed=closed, ordering="warnsdorff-far")
         assert res.found is True, (rows, cols)
         assert index_tour_errors(rows, cols, res.path, closed=closed) == []
 
 
-@pytest.mark.parametrize("bad", [dict(prune="all"), dict(ordering="random"), dict(limit=0),
-                                 dict(order="1234567")])
+@pytest.mark.parametrize("bad", [dict(prune="all"), dict(ordering="random"), dict(limit=0), dict(order="1234567")])
 def test_bad_options_raise_value_error(bad):
     with pytest.raises(ValueError):
         backtrack(Board(5, 5), 0, **bad)
@@ -122,8 +128,25 @@ def test_cli_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["found"] is False and out["path"] == []
 
-    assert main(["backtrack", "8", "--start", "1,1", "--closed", "--prune", "none",
-                 "--ordering", "fixed", "--limit", "500", "--json"]) == 0
+    assert (
+        main(
+            [
+                "backtrack",
+                "8",
+                "--start",
+                "1,1",
+                "--closed",
+                "--prune",
+                "none",
+                "--ordering",
+                "fixed",
+                "--limit",
+                "500",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["found"] is None
 
 
@@ -146,14 +169,29 @@ def test_study_tables_join_the_sweep_starts(tmp_path):
     assert summary["found"].to_list() == [10, 10] and summary["no_tour"].to_list() == [11, 11]
     # a hand-made sweep table of the lead's shape; start 20 is missing from it
     sweep = pl.DataFrame(
-        {"rows": [3] * 20, "cols": [7] * 20, "start": list(range(20)),
-         "row": [s // 7 + 1 for s in range(20)], "col": [s % 7 + 1 for s in range(20)],
-         "orders": [40320] * 20,
-         "complete": [0 if s in (0, 10) or (s // 7 + s % 7) % 2 else 5 for s in range(20)],
-         "failing": [1] * 20, "closed": [0] * 20},
-        schema={"rows": pl.UInt16, "cols": pl.UInt16, "start": pl.UInt32, "row": pl.UInt16,
-                "col": pl.UInt16, "orders": pl.UInt32, "complete": pl.UInt32, "failing": pl.UInt32,
-                "closed": pl.UInt32})
+        {
+            "rows": [3] * 20,
+            "cols": [7] * 20,
+            "start": list(range(20)),
+            "row": [s // 7 + 1 for s in range(20)],
+            "col": [s % 7 + 1 for s in range(20)],
+            "orders": [40320] * 20,
+            "complete": [0 if s in (0, 10) or (s // 7 + s % 7) % 2 else 5 for s in range(20)],
+            "failing": [1] * 20,
+            "closed": [0] * 20,
+        },
+        schema={
+            "rows": pl.UInt16,
+            "cols": pl.UInt16,
+            "start": pl.UInt32,
+            "row": pl.UInt16,
+            "col": pl.UInt16,
+            "orders": pl.UInt32,
+            "complete": pl.UInt32,
+            "failing": pl.UInt32,
+            "closed": pl.UInt32,
+        },
+    )
     sweep.write_parquet(tmp_path / "starts.parquet")
     table = warnsdorff_beside(start_answers(runs), pl.read_parquet(tmp_path / "starts.parquet"))
     by = {r["start"]: r for r in table.iter_rows(named=True)}

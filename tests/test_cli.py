@@ -11,7 +11,8 @@ try:
     main({argv!r})
 except SystemExit:
     pass
-heavy = sorted({{m.split('.')[0] for m in sys.modules}} & {{'numba', 'dask', 'distributed', 'matplotlib', 'polars', 'pyarrow', 'snakemake'}})
+libraries = {{'numba', 'dask', 'distributed', 'matplotlib', 'polars', 'pyarrow', 'snakemake'}}
+heavy = sorted({{m.split('.')[0] for m in sys.modules}} & libraries)
 print('\\n' + __import__('json').dumps(heavy))
 """
 

@@ -29,20 +29,29 @@ def with_(path: str, value, base=None):
 BAD = [
     # sweep
     (with_("sweep.boards", [2]), "config key sweep.boards[0]: 2: a board needs both sides at least 3"),
-    (with_("sweep.boards", ["300x300"]), "config key sweep.boards[0]: '300x300': 90,000 squares is more than this stage's limit of 65,536"),
+    (
+        with_("sweep.boards", ["300x300"]),
+        "config key sweep.boards[0]: '300x300': 90,000 squares is more than this stage's limit of 65,536",
+    ),
     (with_("sweep.orders", ["12345677"]), "config key sweep.orders[0]: '12345677': not a permutation"),
     (with_("sweep.starts", [[9, 1]]), "config key sweep.starts[0]: [9, 1]: off the 5x5 board"),
     (with_("sweep.chunk_runs", 0), "config key sweep.chunk_runs: 0:"),
     (with_("sweep.colour", "blue"), "config key sweep.colour: unknown key"),
     # dask
     (with_("dask.workers", 0), "config key dask.workers: 0"),
-    (with_("dask.scheduler_file", "s.json", with_("dask.scheduler", "tcp://x:1")),
-     "config key dask.scheduler_file: 's.json': give dask.scheduler or dask.scheduler_file, not both"),
+    (
+        with_("dask.scheduler_file", "s.json", with_("dask.scheduler", "tcp://x:1")),
+        "config key dask.scheduler_file: 's.json': give dask.scheduler or dask.scheduler_file, not both",
+    ),
     # queens
-    (with_("queens.instances", [{"problem": "dominate", "n": 8, "k": 70}]),
-     "config key queens.instances[0].k: 70: 70 queens do not fit on the 8x8 board"),
-    (with_("queens.instances", [{"problem": "place", "n": 40}]),
-     "config key queens.instances[0].n: 40: above the N-queens search's limit of 32"),
+    (
+        with_("queens.instances", [{"problem": "dominate", "n": 8, "k": 70}]),
+        "config key queens.instances[0].k: 70: 70 queens do not fit on the 8x8 board",
+    ),
+    (
+        with_("queens.instances", [{"problem": "place", "n": 40}]),
+        "config key queens.instances[0].n: 40: above the N-queens search's limit of 32",
+    ),
     (with_("queens.instances", [{"problem": "place", "n": 8, "k": 3}]), "config key queens.instances[0]:"),
     (with_("queens.sets.dominate", [[8, 99]]), "config key queens.sets.dominate[0].k: 99: 99 queens do not fit"),
     (with_("queens.sets.dominate", [[8]]), "config key queens.sets.dominate[0]: [8]"),
@@ -52,28 +61,51 @@ BAD = [
     (with_("exact.backtrack.boards", [{"board": "2y3"}]), "config key exact.backtrack.boards[0].board: '2y3'"),
     (with_("exact.backtrack.prune", ["sideways"]), "config key exact.backtrack.prune[0]: 'sideways'"),
     # figures
-    (with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345678"}]),
-     "config key figures.tours[0].start: [9, 1]: off the 8x8 board"),
-    (with_("figures.tours", [{"board": 8, "start": [1, 1], "order": "12345677"}]),
-     "config key figures.tours[0].order: '12345677': not a permutation"),
+    (
+        with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345678"}]),
+        "config key figures.tours[0].start: [9, 1]: off the 8x8 board",
+    ),
+    (
+        with_("figures.tours", [{"board": 8, "start": [1, 1], "order": "12345677"}]),
+        "config key figures.tours[0].order: '12345677': not a permutation",
+    ),
     (with_("figures.dpi", 5), "config key figures.dpi: 5"),
     # rules
     (with_("rules.studies[0].rules", ["sideways"]), "config key rules.studies[0].rules[0]: 'sideways'"),
     (with_("rules.settings.random.seed", "x"), "config key rules.settings.random.seed: 'x'"),
     (with_("rules.settings.random.seed", 1.5), "config key rules.settings.random.seed: 1.5"),
     (with_("rules.settings.random-order.trials", 0), "config key rules.settings.random-order.trials: 0"),
-    (with_("rules.studies[0].boards", ["8x9"]), "config key rules.studies[0].boards: 8x9: squirrel-cull needs a square board"),
-    (with_("rules.studies[0].boards", [4]), "config key rules.studies[0].boards: 4x4: squirrel-cull needs a square board of side 5 or more"),
+    (
+        with_("rules.studies[0].boards", ["8x9"]),
+        "config key rules.studies[0].boards: 8x9: squirrel-cull needs a square board",
+    ),
+    (
+        with_("rules.studies[0].boards", [4]),
+        "config key rules.studies[0].boards: 4x4: squirrel-cull needs a square board of side 5 or more",
+    ),
     (with_("rules.studies[1].starts", [[31, 1]]), "config key rules.studies[1].starts[0]: [31, 1]: off the 5x5 board"),
-    (with_("rules.studies[1].name", "corner"), "config key rules.studies[1].name: 'corner': another study has this name"),
-    (with_("rules.studies[0].orders", "all"), "config key rules.studies[0].orders: 'all': only fixed, pohl, roth, corner take tie orders"),
-    (with_("rules.studies[0].boards", {"from": 9, "to": 5}), "config key rules.studies[0].boards: {'from': 9, 'to': 5, 'step': 1}: board range is empty"),
-    (with_("rules.studies[0].starts", "all"), "config key rules.studies[0].starts: 'all': squirrel-cull starts from (1, 1) only"),
+    (
+        with_("rules.studies[1].name", "corner"),
+        "config key rules.studies[1].name: 'corner': another study has this name",
+    ),
+    (
+        with_("rules.studies[0].orders", "all"),
+        "config key rules.studies[0].orders: 'all': only fixed, pohl, roth, corner take tie orders",
+    ),
+    (
+        with_("rules.studies[0].boards", {"from": 9, "to": 5}),
+        "config key rules.studies[0].boards: {'from': 9, 'to': 5, 'step': 1}: board range is empty",
+    ),
+    (
+        with_("rules.studies[0].starts", "all"),
+        "config key rules.studies[0].starts: 'all': squirrel-cull starts from (1, 1) only",
+    ),
 ]
 
 
-@pytest.mark.parametrize("cfg, message", BAD, ids=[m.split(":")[0].removeprefix("config key ") + f"-{i}"
-                                                   for i, (_, m) in enumerate(BAD)])
+@pytest.mark.parametrize(
+    "cfg, message", BAD, ids=[m.split(":")[0].removeprefix("config key ") + f"-{i}" for i, (_, m) in enumerate(BAD)]
+)
 def test_bad_value_is_named(cfg, message):
     with pytest.raises(ConfigError) as info:
         load(cfg)
@@ -93,9 +125,11 @@ def test_default_config_is_valid_and_untouched():
 
 
 def test_every_problem_reported_at_once():
-    cfg = with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345677"}],
-                with_("queens.instances", [{"problem": "dominate", "n": 8, "k": 70}],
-                      with_("sweep.boards", [2, 5])))
+    cfg = with_(
+        "figures.tours",
+        [{"board": 8, "start": [9, 1], "order": "12345677"}],
+        with_("queens.instances", [{"problem": "dominate", "n": 8, "k": 70}], with_("sweep.boards", [2, 5])),
+    )
     with pytest.raises(ConfigError) as info:
         load(cfg)
     assert len(str(info.value).splitlines()) == 1 + 4
@@ -127,13 +161,38 @@ RULES_BAD = [
 @pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[p for p, _, _ in RULES_BAD])
 def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     """Through Snakemake: the rules stage's bad values stop the run at once, named, nothing written."""
-    cfg = with_(path, value, {"sweep": {"boards": [5]}, "rules": {"studies": [
-        {"name": "a", "rules": ["fixed", "squirrel-cull"], "boards": [5, 6]},
-        {"name": "b", "rules": ["random"], "boards": [5], "starts": "all"}]}})
+    cfg = with_(
+        path,
+        value,
+        {
+            "sweep": {"boards": [5]},
+            "rules": {
+                "studies": [
+                    {"name": "a", "rules": ["fixed", "squirrel-cull"], "boards": [5, 6]},
+                    {"name": "b", "rules": ["random"], "boards": [5], "starts": "all"},
+                ]
+            },
+        },
+    )
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
-    res = subprocess.run([sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--cores", "1",
-                          "--directory", str(tmp_path), "--configfile", str(tmp_path / "bad.yaml")],
-                         capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            os.path.join(repo, "Snakefile"),
+            "--cores",
+            "1",
+            "--directory",
+            str(tmp_path),
+            "--configfile",
+            str(tmp_path / "bad.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode != 0
     assert message in res.stderr + res.stdout
     assert not (tmp_path / "results").exists()

@@ -54,8 +54,9 @@ def test_every_even_board_6_to_40(rows):
             assert index_tour_errors(rows, cols, order, closed=True) == [], (rows, cols, method)
 
 
-@pytest.mark.parametrize("rows,cols", [(6, 6), (10, 12), (12, 10), (12, 12), (14, 16), (18, 16),
-                                       (26, 24), (40, 40), (62, 64), (100, 98)])
+@pytest.mark.parametrize(
+    "rows,cols", [(6, 6), (10, 12), (12, 10), (12, 12), (14, 16), (18, 16), (26, 24), (40, 40), (62, 64), (100, 98)]
+)
 def test_seed_method_is_the_seeds_tour(rows, cols):
     """Same moves as a line-by-line transcription of seed 004's C++ program."""
     order = [divmod(int(s), cols) for s in construct(Board(rows, cols), "seed")]
@@ -69,12 +70,15 @@ def test_auto_method_uses_the_seed_where_it_applies():
     steps = _data("seed_base_tours.json")["6x6"]
     walked = {divmod(int(s), 6): i + 1 for i, s in enumerate(order)}
     reverse = {sq: (37 - k) % 36 + 1 for sq, k in walked.items()}
-    assert all(walked[(r, c)] == steps[r][c] for r in range(6) for c in range(6)) or \
-        all(reverse[(r, c)] == steps[r][c] for r in range(6) for c in range(6))
+    assert all(walked[(r, c)] == steps[r][c] for r in range(6) for c in range(6)) or all(
+        reverse[(r, c)] == steps[r][c] for r in range(6) for c in range(6)
+    )
 
 
-@pytest.mark.parametrize("rows,cols", [(200, 202), (150, 150), (6, 400), (406, 10), (122, 246),
-                                       pytest.param(1000, 1000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "rows,cols",
+    [(200, 202), (150, 150), (6, 400), (406, 10), (122, 246), pytest.param(1000, 1000, marks=pytest.mark.slow)],
+)
 def test_large_boards(rows, cols):
     order = construct(Board(rows, cols))
     assert index_tour_errors(rows, cols, order, closed=True) == []
@@ -88,8 +92,9 @@ def test_split_side():
         split_side(7)
 
 
-@pytest.mark.parametrize("board", [Board(7, 7), Board(4, 8), Board(3, 8), Board(6, 7), Board(5, 6),
-                                   Board(2, 2), Board(1, 1)])
+@pytest.mark.parametrize(
+    "board", [Board(7, 7), Board(4, 8), Board(3, 8), Board(6, 7), Board(5, 6), Board(2, 2), Board(1, 1)]
+)
 def test_boards_outside_the_construction_raise(board):
     with pytest.raises(ConstructError):
         construct(board)
@@ -121,8 +126,9 @@ def test_cli_out_grid_json(tmp_path, capsys):
     assert grid_tour_errors(grid, closed=True) == []
 
 
-@pytest.mark.parametrize("text,needle", [("7", "even number"), ("4x10", "side of 4"),
-                                         ("6x7", "both sides even"), ("10x20", "|rows - cols|")])
+@pytest.mark.parametrize(
+    "text,needle", [("7", "even number"), ("4x10", "side of 4"), ("6x7", "both sides even"), ("10x20", "|rows - cols|")]
+)
 def test_cli_errors_are_messages(text, needle, capsys):
     argv = ["construct", text] + (["--method", "seed"] if text == "10x20" else [])
     assert main(argv) == 2
@@ -145,5 +151,10 @@ def test_construct_study_table():
 
     table = construct_runs([6, "12x14", "8x20"], ["seed", "grid"])
     assert table.select("rows", "cols", "method").rows() == [
-        (6, 6, "seed"), (6, 6, "grid"), (12, 14, "seed"), (12, 14, "grid"), (8, 20, "grid")]
+        (6, 6, "seed"),
+        (6, 6, "grid"),
+        (12, 14, "seed"),
+        (12, 14, "grid"),
+        (8, 20, "grid"),
+    ]
     assert table["closed"].all()

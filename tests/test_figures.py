@@ -39,14 +39,29 @@ IMAGES_PNG = "results/figures/symmetry/6x6_31245678.png"
 
 
 def snakemake(repo, workdir, *extra, target="figures"):
-    cmd = [sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--cores", "2",
-           "--directory", str(workdir), *([target] if target else []), "--configfile", str(workdir / "cfg.yaml")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        os.path.join(repo, "Snakefile"),
+        "--cores",
+        "2",
+        "--directory",
+        str(workdir),
+        *([target] if target else []),
+        "--configfile",
+        str(workdir / "cfg.yaml"),
+    ]
     return subprocess.run(cmd + list(extra), capture_output=True, text=True, timeout=600)
 
 
 def write_config(workdir, figures=FIG_CONFIG):
-    cfg = {"sweep": {"boards": [5, 6], "engine": "brute", "chunk_runs": 2_000_000}, "dask": {"workers": 2},
-           "figures": figures}
+    cfg = {
+        "sweep": {"boards": [5, 6], "engine": "brute", "chunk_runs": 2_000_000},
+        "dask": {"workers": 2},
+        "figures": figures,
+    }
     (workdir / "cfg.yaml").write_text(yaml.safe_dump(cfg))
 
 
@@ -280,20 +295,32 @@ _CHECK_SCRIPT = """
 def chromium(tmp_path, *args):
     profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
     profile.mkdir()
-    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", *args]
+    cmd = [
+        "chromium",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="chromium not on PATH (Debian package `chromium`; .ci/run installs it)")
+@pytest.mark.skipif(
+    shutil.which("chromium") is None, reason="chromium not on PATH (Debian package `chromium`; .ci/run installs it)"
+)
 def test_report_renders_in_headless_chromium(study, report, tmp_path):
     path, html, results = report
     # 1. The report itself loads and the app draws its menu (non-blank screenshot).
     shot = tmp_path / "report.png"
-    res = chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,900", "--virtual-time-budget=5000",
-                   path.as_uri())
+    res = chromium(
+        tmp_path, f"--screenshot={shot}", "--window-size=1280,900", "--virtual-time-budget=5000", path.as_uri()
+    )
     assert shot.exists(), res.stderr[-2000:]
     rgb = png_pixels(shot)
     assert len({tuple(c) for c in rgb.reshape(-1, 3)[::3]}) > 30 and rgb.std() > 20

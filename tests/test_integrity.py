@@ -39,8 +39,23 @@ def test_reused_output_folder_never_duplicates_rows(tmp_path):
 def test_killed_sweep_is_unfinished_and_cleaned_up(tmp_path):
     """Fault 2: a sweep killed with -9 left a dataset that scanned as valid, plus .tmp files."""
     folder = tmp_path / "board=8x8"
-    proc = subprocess.Popen([*KNIGHT, "sweep", "8", "--out", str(tmp_path), "--engine", "brute", "--workers", "1",
-                             "--chunk-runs", "150000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            *KNIGHT,
+            "sweep",
+            "8",
+            "--out",
+            str(tmp_path),
+            "--engine",
+            "brute",
+            "--workers",
+            "1",
+            "--chunk-runs",
+            "150000",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 300
     while not (folder / "part-0001.parquet").exists():
         assert proc.poll() is None and time.time() < deadline, "the sweep ended before it could be killed"
@@ -85,8 +100,10 @@ def test_bad_output_path_stops_before_computing(tmp_path, where):
 
 def test_ctrl_c_stops_cleanly(tmp_path):
     """Fault 4 (for every command): Ctrl-C ends with one line and exit 130, no traceback."""
-    for args in (["sweep", "10", "--engine", "brute", "--workers", "1", "--out", str(tmp_path)],
-                 ["rules", "300", "--rule", "fixed", "--starts", "all", "--workers", "1"]):
+    for args in (
+        ["sweep", "10", "--engine", "brute", "--workers", "1", "--out", str(tmp_path)],
+        ["rules", "300", "--rule", "fixed", "--starts", "all", "--workers", "1"],
+    ):
         proc = subprocess.Popen([*KNIGHT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(6)
         proc.send_signal(signal.SIGINT)
@@ -97,8 +114,21 @@ def test_ctrl_c_stops_cleanly(tmp_path):
 
 # --- the workflow -----------------------------------------------------------------------
 def snakemake(repo, work, *extra, config="cfg.yaml"):
-    cmd = [sys.executable, "-m", "snakemake", "sweep_study", "-s", os.path.join(repo, "Snakefile"), "--cores", "2",
-           "--directory", str(work), *extra, "--configfile", str(work / config)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "sweep_study",
+        "-s",
+        os.path.join(repo, "Snakefile"),
+        "--cores",
+        "2",
+        "--directory",
+        str(work),
+        *extra,
+        "--configfile",
+        str(work / config),
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
 
 
@@ -134,8 +164,9 @@ def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_pat
     """Fault 6: switching dask.scheduler reran every job; a moved project reran everything."""
     from dask.distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
-                      dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
         cfg = {**SMALL, "dask": {"scheduler": cluster.scheduler_address, "workers": 1}}
         (small / "cluster.yaml").write_text(yaml.safe_dump(cfg))
         res = snakemake(repo, small, "-n", config="cluster.yaml")
@@ -171,13 +202,18 @@ def test_planning_a_big_board_is_fast():
     assert time.perf_counter() - t0 < 10
 
 
-@pytest.mark.parametrize("dask, named", [({"scheduler": "tcp://127.0.0.1:9"}, "tcp://127.0.0.1:9"),
-                                         ({"scheduler_file": "/nonexistent/scheduler.json"}, "/nonexistent/scheduler.json")])
+@pytest.mark.parametrize(
+    "dask, named",
+    [
+        ({"scheduler": "tcp://127.0.0.1:9"}, "tcp://127.0.0.1:9"),
+        ({"scheduler_file": "/nonexistent/scheduler.json"}, "/nonexistent/scheduler.json"),
+    ],
+)
 def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, named):
     """Fault 8: each job found an unreachable dask.scheduler after about 36 s, with long tracebacks."""
     (tmp_path / "cfg.yaml").write_text(yaml.safe_dump({**SMALL, "dask": dask}))
     t0 = time.perf_counter()
     res = snakemake(repo, tmp_path)
     assert res.returncode != 0 and time.perf_counter() - t0 < 30
-    assert f"config key dask: dask scheduler" in res.stderr and named in res.stderr
+    assert "config key dask: dask scheduler" in res.stderr and named in res.stderr
     assert not (tmp_path / "results").exists()

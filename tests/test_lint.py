@@ -28,7 +28,16 @@ def test_snakefmt(repo):
 
 @pytest.mark.parametrize("config", ["config.yaml", "tiny.yaml", "thesis-large.yaml"])
 def test_snakemake_lint(repo, tmp_path, config):
-    res = run(repo, "snakemake", "-s", os.path.join(repo, "Snakefile"), "--lint", "--directory", str(tmp_path),
-              "--configfile", os.path.join(repo, "config", config))
+    res = run(
+        repo,
+        "snakemake",
+        "-s",
+        os.path.join(repo, "Snakefile"),
+        "--lint",
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        os.path.join(repo, "config", config),
+    )
     assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
     assert "Congratulations" in res.stdout + res.stderr

@@ -14,15 +14,14 @@ import polars as pl
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import naive_queens as naive  # noqa: E402
+import naive_queens as naive
 
-from knight.cli import main  # noqa: E402
-from knight.queens import dominate, dominate_all, dominate_serial, place, place_serial  # noqa: E402
-from knight.queens import nqueens, orbits, units  # noqa: E402
-from knight.queens.bits import bit_stats, from_bits, queen_cover, to_bits  # noqa: E402
-from knight.queens.search import dominate_all_serial, orbit_sets  # noqa: E402
-from knight.queens.study import parse_instance, run_study, speedup_table, worker_counts  # noqa: E402
-from knight.queens.tables import solutions_frame  # noqa: E402
+from knight.cli import main
+from knight.queens import dominate, dominate_all, dominate_serial, nqueens, orbits, place, place_serial, units
+from knight.queens.bits import bit_stats, from_bits, queen_cover, to_bits
+from knight.queens.search import dominate_all_serial, orbit_sets
+from knight.queens.study import parse_instance, run_study, speedup_table, worker_counts
+from knight.queens.tables import solutions_frame
 
 # Published counts, copied from docs/conventions.md and OEIS (not from the code under test).
 GAMMA = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7]  # n = 1..13 (A075458)
@@ -58,8 +57,12 @@ def test_queen_cover_matches_reference(n):
 def test_dominating_sets_match_reference(n, k):
     want = naive.dominating_sets(n, k)
     classes = naive.class_count(n, want)
-    for got in (dominate(n, k, keep=True, tasks=8), dominate_serial(n, k, keep=True),
-                dominate_all(n, k, keep=True, tasks=8), dominate_all_serial(n, k, keep=True)):
+    for got in (
+        dominate(n, k, keep=True, tasks=8),
+        dominate_serial(n, k, keep=True),
+        dominate_all(n, k, keep=True, tasks=8),
+        dominate_all_serial(n, k, keep=True),
+    ):
         assert (got.solutions, got.classes) == (len(want), classes)
         assert as_tuples(got.sets) == want
 
@@ -91,8 +94,12 @@ def test_representatives_orbits_make_every_set(n, k):
 _BITS = (orbits.FEWEST, orbits.BOUND_TWO, orbits.BOUND_MORE, orbits.CHILD_CUT, orbits.CHILD_OVERLAP)
 
 
-@pytest.mark.parametrize("opts", sorted({orbits.DEFAULT_OPTS, 0, orbits.DEFAULT_OPTS | orbits.BOUND_LINES,
-                                         *(orbits.DEFAULT_OPTS & ~b for b in _BITS)}))
+@pytest.mark.parametrize(
+    "opts",
+    sorted(
+        {orbits.DEFAULT_OPTS, 0, orbits.DEFAULT_OPTS | orbits.BOUND_LINES, *(orbits.DEFAULT_OPTS & ~b for b in _BITS)}
+    ),
+)
 def test_every_pruning_choice_finds_the_same_sets(opts):
     # Pruning only skips empty subtrees: each choice of cuts gives the same sets.
     for n, k in [(4, 3), (5, 4), (7, 4), (9, 5)]:
@@ -132,8 +139,9 @@ def test_interrupted_search_resumes_to_the_same_count(tmp_path):
 
 
 def _knight(*args, cwd):
-    return subprocess.Popen([sys.executable, "-m", "knight.cli", *args], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "knight.cli", *args], cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
 
 
 def test_ctrl_c_stops_a_search_cleanly_and_it_resumes(tmp_path):
@@ -297,12 +305,18 @@ def test_speedup_table_arithmetic():
     rows += [("dask", 4, None)]
     timings = pl.DataFrame(
         {
-            "instance": "x", "problem": "place", "n": 8, "k": 8,
-            "mode": [r[0] for r in rows], "workers": [r[1] for r in rows],
-            "repeat": [0] * len(rows), "seconds": [r[2] for r in rows],
+            "instance": "x",
+            "problem": "place",
+            "n": 8,
+            "k": 8,
+            "mode": [r[0] for r in rows],
+            "workers": [r[1] for r in rows],
+            "repeat": [0] * len(rows),
+            "seconds": [r[2] for r in rows],
             "tasks": [None if r[2] is None else 64 for r in rows],
             "solutions": [None if r[2] is None else 92 for r in rows],
-            "imbalance": 1.0, "note": [None] * (len(rows) - 1) + ["skipped"],
+            "imbalance": 1.0,
+            "note": [None] * (len(rows) - 1) + ["skipped"],
         }
     )
     table = speedup_table(timings).sort("workers")
@@ -322,11 +336,22 @@ def test_speedup_table_arithmetic():
 def test_speedup_table_steady_repeats_are_not_flagged():
     rows = [("serial", 1, 4.0), ("serial", 1, 4.1)] + [("dask", 1, t) for t in (5.0, 5.2)]
     rows += [("dask", 2, t) for t in (2.6, 2.7)]
-    timings = pl.DataFrame({
-        "instance": "x", "problem": "place", "n": 8, "k": 8, "mode": [r[0] for r in rows],
-        "workers": [r[1] for r in rows], "repeat": 0, "seconds": [r[2] for r in rows], "tasks": 64,
-        "solutions": 92, "imbalance": 1.0, "note": [None] * len(rows),
-    })
+    timings = pl.DataFrame(
+        {
+            "instance": "x",
+            "problem": "place",
+            "n": 8,
+            "k": 8,
+            "mode": [r[0] for r in rows],
+            "workers": [r[1] for r in rows],
+            "repeat": 0,
+            "seconds": [r[2] for r in rows],
+            "tasks": 64,
+            "solutions": 92,
+            "imbalance": 1.0,
+            "note": [None] * len(rows),
+        }
+    )
     table = speedup_table(timings)
     assert not table["unstable"].any() and table["spread"].max() == pytest.approx(0.2 / 5.1)
 
@@ -341,8 +366,14 @@ def test_run_study_small():
         def flush(self):
             pass
 
-    timings = run_study([{"problem": "dominate", "n": 5, "k": 3}, {"problem": "place", "n": 6}],
-                        [1, 2, 4], repeats=1, tasks=4, threads=2, log=Log())
+    timings = run_study(
+        [{"problem": "dominate", "n": 5, "k": 3}, {"problem": "place", "n": 6}],
+        [1, 2, 4],
+        repeats=1,
+        tasks=4,
+        threads=2,
+        log=Log(),
+    )
     measured = timings.filter(pl.col("seconds").is_not_null())
     assert len(measured) == 2 * 3  # serial, p=1, p=2 for each instance
     assert set(measured.filter(pl.col("problem") == "dominate")["solutions"]) == {186}

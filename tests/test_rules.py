@@ -26,8 +26,10 @@ def _row(out, i):
 
 def _want(rows, cols, start, rule, order, seed, trial, retries):
     w = nr.run(rows, cols, start, rule, order, seed, trial, retries)
-    return tuple(int(x) for x in (w["visited"], w["end"], w["complete"], w["closed"],
-                                  w["attempts"], _rank(w["order"]), w["ties"])), w
+    return tuple(
+        int(x)
+        for x in (w["visited"], w["end"], w["complete"], w["closed"], w["attempts"], _rank(w["order"]), w["ties"])
+    ), w
 
 
 # --- the generator ----------------------------------------------------------------
@@ -57,8 +59,7 @@ def test_below_rejects_low_outputs():
         value, nxt = rng.below(key, 0, n)
         assert 0 <= value < n
         skipped += nxt - 1
-        assert rng.draw(key, nxt - 1) >= (U64 % n) and all(
-            rng.draw(key, j) < U64 % n for j in range(nxt - 1))
+        assert rng.draw(key, nxt - 1) >= (U64 % n) and all(rng.draw(key, j) < U64 % n for j in range(nxt - 1))
     assert 60 < skipped < 340
 
 
@@ -77,8 +78,23 @@ def test_below_is_uniform(n):
 
 
 # --- every rule against the reference -----------------------------------------------
-BOARDS = [(3, 3), (3, 4), (4, 4), (5, 5), (5, 7), (6, 6), (7, 3), (7, 7), (8, 8), (6, 11),
-          (9, 9), (10, 4), (11, 11), (12, 12), (12, 9)]
+BOARDS = [
+    (3, 3),
+    (3, 4),
+    (4, 4),
+    (5, 5),
+    (5, 7),
+    (6, 6),
+    (7, 3),
+    (7, 7),
+    (8, 8),
+    (6, 11),
+    (9, 9),
+    (10, 4),
+    (11, 11),
+    (12, 12),
+    (12, 9),
+]
 
 
 @pytest.mark.parametrize("rule", [r for r in nr.RULES if r != "squirrel-cull"])
@@ -110,7 +126,14 @@ def test_rule_matches_reference(rule):
         w = nr.run(rows, cols, s, rule, order, seed, t, retries)
         assert list(r.path) == w["path"]
         assert (r.visited, r.end, r.complete, r.closed, r.attempts, r.order, r.ties) == (
-            w["visited"], w["end"], w["complete"], w["closed"], w["attempts"], w["order"], w["ties"])
+            w["visited"],
+            w["end"],
+            w["complete"],
+            w["closed"],
+            w["attempts"],
+            w["order"],
+            w["ties"],
+        )
 
 
 def test_worked_example_and_rank_order():
@@ -163,9 +186,11 @@ def test_rows_independent_of_splitting(rule):
     board = Board(7, 9)
     starts = np.arange(0, board.size, 5)
     whole = outcomes(board, rule, starts, 6, seed=99, retries=3)
-    parts = [outcomes(board, rule, starts[:4], [0, 1, 2], seed=99, retries=3),
-             outcomes(board, rule, starts[:4], [3, 4, 5], seed=99, retries=3),
-             outcomes(board, rule, starts[4:], [5, 4, 3, 2, 1, 0], seed=99, retries=3)]
+    parts = [
+        outcomes(board, rule, starts[:4], [0, 1, 2], seed=99, retries=3),
+        outcomes(board, rule, starts[:4], [3, 4, 5], seed=99, retries=3),
+        outcomes(board, rule, starts[4:], [5, 4, 3, 2, 1, 0], seed=99, retries=3),
+    ]
     rows = {}
     for part in parts:
         for i in range(len(part["start"])):
@@ -194,23 +219,32 @@ def test_odd_boards(rule):
 
 
 # --- input checks -----------------------------------------------------------------
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(rule="warnsdorff"), "rule 'warnsdorff' is not one of"),
-    (dict(rule="squirrel-cull", board=Board(6, 7)), "square board of side at least 5, got 6x7"),
-    (dict(rule="squirrel-cull", board=Board(4, 4)), "got 4x4"),
-    (dict(seed=-1), "seed must be in 0..18446744073709551615, got -1"),
-    (dict(seed=1.5), "seed must be an integer, got 1.5"),
-    (dict(trials=0), "trials must be at least 1, got 0"),
-    (dict(retries=0), "retries must be in 1..65535, got 0"),
-    (dict(starts=[3, 25]), "start 25 is off the 5x5 board"),
-    (dict(order="1234567"), "order '1234567' is not a permutation"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(rule="warnsdorff"), "rule 'warnsdorff' is not one of"),
+        (dict(rule="squirrel-cull", board=Board(6, 7)), "square board of side at least 5, got 6x7"),
+        (dict(rule="squirrel-cull", board=Board(4, 4)), "got 4x4"),
+        (dict(seed=-1), "seed must be in 0..18446744073709551615, got -1"),
+        (dict(seed=1.5), "seed must be an integer, got 1.5"),
+        (dict(trials=0), "trials must be at least 1, got 0"),
+        (dict(retries=0), "retries must be in 1..65535, got 0"),
+        (dict(starts=[3, 25]), "start 25 is off the 5x5 board"),
+        (dict(order="1234567"), "order '1234567' is not a permutation"),
+    ],
+)
 def test_bad_input(kwargs, message):
-    args = dict(board=Board(5, 5), rule="random", starts=[0], trials=1, seed=0, retries=1,
-                order="12345678")
+    args = dict(board=Board(5, 5), rule="random", starts=[0], trials=1, seed=0, retries=1, order="12345678")
     args.update(kwargs)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(".", r"\.")):
-        outcomes(args["board"], args["rule"], args["starts"], args["trials"],
-                 order=args["order"], seed=args["seed"], retries=args["retries"])
+        outcomes(
+            args["board"],
+            args["rule"],
+            args["starts"],
+            args["trials"],
+            order=args["order"],
+            seed=args["seed"],
+            retries=args["retries"],
+        )
     with pytest.raises(ValueError, match="start 25 is off the 5x5 board"):
         run(Board(5, 5), 25, "fixed")

@@ -21,8 +21,10 @@ ALL_RULES = ["fixed", "pohl", "roth", "corner", "random", "random-order", "squir
 
 
 def study(rules, boards, chunk_steps, starts="corner", orders="default", name="s"):
-    return Study.from_config({"name": name, "rules": rules, "boards": boards, "starts": starts, "orders": orders},
-                             {"settings": SETTINGS, "chunk_steps": chunk_steps, "chunk_runs": 40320 * 3})
+    return Study.from_config(
+        {"name": name, "rules": rules, "boards": boards, "starts": starts, "orders": orders},
+        {"settings": SETTINGS, "chunk_steps": chunk_steps, "chunk_runs": 40320 * 3},
+    )
 
 
 def all_rows(st, rule, client=None):
@@ -77,9 +79,21 @@ def test_rows_equal_the_reference():
                 for t in range(spec.trials):
                     r = naive_run(b.rows, b.cols, s, rule, spec.order, spec.seed, t, spec.retries)
                     order = None if r["order"] is None else ORDER_STRINGS.index(r["order"])
-                    want.append(dict(rule=rule, rows=b.rows, cols=b.cols, start=s, order=order, trial=t,
-                                     attempts=r["attempts"], visited=r["visited"], end=r["end"],
-                                     complete=r["complete"], closed=r["closed"]))
+                    want.append(
+                        dict(
+                            rule=rule,
+                            rows=b.rows,
+                            cols=b.cols,
+                            start=s,
+                            order=order,
+                            trial=t,
+                            attempts=r["attempts"],
+                            visited=r["visited"],
+                            end=r["end"],
+                            complete=r["complete"],
+                            closed=r["closed"],
+                        )
+                    )
         assert rows == want, rule
 
 
@@ -109,7 +123,10 @@ def test_squirrel_cull_needs_square_boards():
 def test_rules_command_json(capsys):
     import json
 
-    assert knight_main(["rules", "8", "--rule", "random", "--trials", "30", "--seed", "3", "--json", "--workers", "1"]) == 0
+    assert (
+        knight_main(["rules", "8", "--rule", "random", "--trials", "30", "--seed", "3", "--json", "--workers", "1"])
+        == 0
+    )
     got = json.loads(capsys.readouterr().out)
     assert {"rule", "rows", "cols", "runs", "complete", "closed", "seconds"} <= set(got)
     want = sum(naive_run(8, 8, 0, "random", seed=3, trial=t)["complete"] for t in range(30))
@@ -139,9 +156,25 @@ STAGE = {
 def stage(repo, tmp_path_factory):
     work = tmp_path_factory.mktemp("rules")
     (work / "cfg.yaml").write_text(yaml.safe_dump(STAGE))
-    res = subprocess.run([sys.executable, "-m", "snakemake", "rules_study", "-s", os.path.join(repo, "Snakefile"),
-                          "--cores", "2", "--directory", str(work), "--configfile", str(work / "cfg.yaml")],
-                         capture_output=True, text=True, timeout=1200)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "rules_study",
+            "-s",
+            os.path.join(repo, "Snakefile"),
+            "--cores",
+            "2",
+            "--directory",
+            str(work),
+            "--configfile",
+            str(work / "cfg.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     return work
 
@@ -158,8 +191,14 @@ def test_stage_runs_dataset(stage):
     assert runs.filter(pl.col("study") == "orders").height == 25 * 40320
     corner = runs.filter(pl.col("study") == "corner")
     assert corner.group_by("rule").len().sort("rule").rows() == [
-        ("corner", 30), ("fixed", 30), ("pohl", 30), ("random", 240), ("random-order", 180), ("roth", 30),
-        ("squirrel-cull", 30)]
+        ("corner", 30),
+        ("fixed", 30),
+        ("pohl", 30),
+        ("random", 240),
+        ("random-order", 180),
+        ("roth", 30),
+        ("squirrel-cull", 30),
+    ]
     assert corner.filter(pl.col("rule").is_in(["random", "squirrel-cull"]))["order"].null_count() == 270
 
 
@@ -167,7 +206,9 @@ def test_stage_tables_match_the_reference(stage):
     comp = table(stage, "completion")
     for rule in ALL_RULES:
         for n in (5, 16, 31):
-            row = comp.filter((pl.col("study") == "corner") & (pl.col("rule") == rule) & (pl.col("rows") == n)).row(0, named=True)
+            row = comp.filter((pl.col("study") == "corner") & (pl.col("rule") == rule) & (pl.col("rows") == n)).row(
+                0, named=True
+            )
             spec = RuleSpec.from_settings(rule, STAGE["rules"]["settings"])
             runs = [naive_run(n, n, 0, rule, spec.order, spec.seed, t, spec.retries) for t in range(spec.trials)]
             assert row["runs"] == spec.trials
@@ -189,7 +230,8 @@ def test_stage_tables_match_the_reference(stage):
     ret = table(stage, "retries").filter((pl.col("study") == "every") & (pl.col("rows") == 5)).sort("after")
     runs = [naive_run(5, 5, s, "random-order", seed=5, trial=t, retries=3) for s in range(25) for t in range(6)]
     assert ret["incomplete"].to_list() == [
-        sum(not (r["complete"] and r["attempts"] <= a) for r in runs) for a in range(1, ret.height + 1)]
+        sum(not (r["complete"] and r["attempts"] <= a) for r in runs) for a in range(1, ret.height + 1)
+    ]
     sc = table(stage, "squirrel_cull")
     assert sc.height == 30 and sc["complete"].all()
     orders = table(stage, "orders")
@@ -198,7 +240,24 @@ def test_stage_tables_match_the_reference(stage):
 
 
 def test_stage_rerun_has_nothing_to_do(repo, stage):
-    res = subprocess.run([sys.executable, "-m", "snakemake", "rules_study", "-s", os.path.join(repo, "Snakefile"),
-                          "--cores", "2", "--directory", str(stage), "--configfile", str(stage / "cfg.yaml"), "-n"],
-                         capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "rules_study",
+            "-s",
+            os.path.join(repo, "Snakefile"),
+            "--cores",
+            "2",
+            "--directory",
+            str(stage),
+            "--configfile",
+            str(stage / "cfg.yaml"),
+            "-n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr

@@ -46,8 +46,10 @@ def test_chunk_on_dask_equals_reference():
         tables = [run_chunk(spec, k, client=client).table for k in range(n_chunks(spec))]
     table = pa.concat_tables(tables)
     assert table.schema == RUNS_SCHEMA
-    got = {(r["start"], r["order"]): (r["visited"], r["end"], r["complete"], r["closed"], r["ties"])
-           for r in table.to_pylist()}
+    got = {
+        (r["start"], r["order"]): (r["visited"], r["end"], r["complete"], r["closed"], r["ties"])
+        for r in table.to_pylist()
+    }
     assert len(got) == 30 * len(ranks)
     for (s, o), have in got.items():
         assert have == naive_outcome(5, 6, s, ORDER_STRINGS[o])
@@ -63,8 +65,9 @@ def test_sweep_through_an_existing_scheduler(tmp_path, capsys):
     from dask.distributed import LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
-        code = knight_main(["sweep", "5", "--engine", "brute", "--scheduler", cluster.scheduler_address,
-                            "--out", str(tmp_path)])
+        code = knight_main(
+            ["sweep", "5", "--engine", "brute", "--scheduler", cluster.scheduler_address, "--out", str(tmp_path)]
+        )
     out = capsys.readouterr().out
     assert code == 0
     assert "runs      1008000" in out and "complete  376320" in out and "closed    0" in out

@@ -10,27 +10,54 @@ import pytest
 
 STAGES = {
     "sweep": ["results/runs/board=5x5/_manifest.json", "results/tables/completion.parquet"],
-    "figures": ["results/figures/rates.png", "results/figures/tours/5x5_1-1_12345678.svg",
-                "results/thesis/5x5/table58.md", "results/figures/symmetry/5x5_12345678.png"],
-    "queens": ["results/queens/timings.parquet", "results/queens/speedup.png", "results/queens/counts.csv",
-               "results/queens/dominating_sets.parquet", "results/queens/placements.parquet",
-               "results/queens/frontier/dominate-8-5.json", "results/queens/frontier/dominate-8-5.parquet"],
-    "exact": ["results/exact/backtrack_starts.parquet", "results/exact/construct.parquet",
-              "results/exact/tours/6x6.parquet"],
-    "rules": ["results/rules/tables/completion.parquet", "results/rules/tables/table57.md",
-              "results/rules/figures/completion.png", "results/rules/tables/orders.parquet"],
+    "figures": [
+        "results/figures/rates.png",
+        "results/figures/tours/5x5_1-1_12345678.svg",
+        "results/thesis/5x5/table58.md",
+        "results/figures/symmetry/5x5_12345678.png",
+    ],
+    "queens": [
+        "results/queens/timings.parquet",
+        "results/queens/speedup.png",
+        "results/queens/counts.csv",
+        "results/queens/dominating_sets.parquet",
+        "results/queens/placements.parquet",
+        "results/queens/frontier/dominate-8-5.json",
+        "results/queens/frontier/dominate-8-5.parquet",
+    ],
+    "exact": [
+        "results/exact/backtrack_starts.parquet",
+        "results/exact/construct.parquet",
+        "results/exact/tours/6x6.parquet",
+    ],
+    "rules": [
+        "results/rules/tables/completion.parquet",
+        "results/rules/tables/table57.md",
+        "results/rules/figures/completion.png",
+        "results/rules/tables/orders.parquet",
+    ],
 }
 
 
 @pytest.fixture(scope="module")
 def tiny(repo, tmp_path_factory):
     work = tmp_path_factory.mktemp("tiny")
-    base = [sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--directory", str(work),
-            "--configfile", os.path.join(repo, "config", "tiny.yaml")]
+    base = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        os.path.join(repo, "Snakefile"),
+        "--directory",
+        str(work),
+        "--configfile",
+        os.path.join(repo, "config", "tiny.yaml"),
+    ]
     res = subprocess.run([*base, "--cores", "2"], capture_output=True, text=True, timeout=1200)
     assert res.returncode == 0, res.stderr[-4000:]
-    rep = subprocess.run([*base, "--report", str(work / "results/report.html")], capture_output=True, text=True,
-                         timeout=600)
+    rep = subprocess.run(
+        [*base, "--report", str(work / "results/report.html")], capture_output=True, text=True, timeout=600
+    )
     assert rep.returncode == 0, rep.stderr[-4000:]
     return work
 
@@ -42,7 +69,9 @@ def test_every_stage_made_its_outputs(tiny, stage):
 
 
 def test_every_script_ran_and_logged(repo, tiny):
-    scripts = {p.removesuffix(".py") for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py")}
+    scripts = {
+        p.removesuffix(".py") for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py")
+    }
     logs = list((tiny / "results/logs").rglob("*.log"))
     assert logs and all(p.stat().st_size > 0 for p in logs)
     ran = set()
@@ -83,16 +112,19 @@ def test_report_holds_every_stage(tiny):
 
 def test_a_failing_script_leaves_its_traceback_in_its_log(tmp_path):
     """Scripts log one way (knight.logs): a failing job's traceback is in its log file."""
-    code = textwrap.dedent("""
+    log_path = str(tmp_path / "job.log")
+    code = textwrap.dedent(
+        f"""
         import types
         from knight.logs import script_logging
-        sm = types.SimpleNamespace(log=[%r])
+        sm = types.SimpleNamespace(log=[{log_path!r}])
         log = script_logging(sm)
         log.info("working")
         import sys
         print("a library's warning", file=sys.stderr)
         raise RuntimeError("the job failed here")
-    """ % str(tmp_path / "job.log"))
+        """
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode != 0
     text = (tmp_path / "job.log").read_text()

@@ -13,13 +13,16 @@ from PIL import Image
 from knight.cli import main
 
 # worked example of docs/conventions.md, then the lines problemknight01_1 prints after the board.
-WORKED_EXAMPLE = GRID + """\
+WORKED_EXAMPLE = (
+    GRID
+    + """\
 board size = 8x8
 start square 1,1
 end square 2,7
 unvisited squares = 0
 path is open.
 """
+)
 
 
 def tour(capsys, *argv):
@@ -35,8 +38,12 @@ def test_worked_example_exact(capsys):
 
 
 def test_console_command_prints_worked_example():
-    res = subprocess.run([sys.executable, "-m", "knight.cli", "tour", "8", "--start", "1,1", "--order", "12345678"],
-                         capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "knight.cli", "tour", "8", "--start", "1,1", "--order", "12345678"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     assert res.stdout == WORKED_EXAMPLE
 
@@ -75,8 +82,13 @@ def test_incomplete_run_prints_zeros(capsys):
     grid = np.array([list(map(int, line.split())) for line in lines[:8]])
     assert (grid == 0).sum() == 4
     assert sorted(grid[grid > 0].tolist()) == list(range(1, 61))
-    assert lines[8:] == ["board size = 8x8", "start square 1,1", "end square 8,3",
-                         "unvisited squares = 4", "path is open."]
+    assert lines[8:] == [
+        "board size = 8x8",
+        "start square 1,1",
+        "end square 8,3",
+        "unvisited squares = 4",
+        "path is open.",
+    ]
     d = json.loads(tour(capsys, "8", "--start", "1,1", "--order", "16235478", "--json")[1])
     assert d["visited"] == 60 and not d["complete"] and not d["closed"] and d["end"] == [8, 3]
 
@@ -93,12 +105,15 @@ def test_rectangular_board_and_alignment(capsys):
     assert {len(line) for line in out.splitlines()[:10]} == {10 * 4 - 1}  # width 3 for 100 squares
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["8", "--start", "9,1"], "off the 8x8 board"),
-    (["8", "--start", "1;1"], "is not R,C"),
-    (["8", "--order", "12345677"], "not a permutation"),
-    (["8x", "--start", "1,1"], "is not N or RxC"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["8", "--start", "9,1"], "off the 8x8 board"),
+        (["8", "--start", "1;1"], "is not R,C"),
+        (["8", "--order", "12345677"], "not a permutation"),
+        (["8x", "--start", "1,1"], "is not N or RxC"),
+    ],
+)
 def test_bad_arguments_are_clean_errors(capsys, argv, message):
     rc, out, err = tour(capsys, *argv)
     assert rc == 2 and out == ""

@@ -70,9 +70,16 @@ def test_totals_match_conventions():
 
 
 # Larger boards: random starts (partial orbits) and random orders.
-@pytest.mark.parametrize("name, n_starts, n_orders, seed", [
-    ("11", 3, 300, 1), ("12", 4, 300, 2), ("16", 3, 200, 3), ("7x13", 3, 300, 4), ("20", 2, 100, 5),
-])
+@pytest.mark.parametrize(
+    "name, n_starts, n_orders, seed",
+    [
+        ("11", 3, 300, 1),
+        ("12", 4, 300, 2),
+        ("16", 3, 200, 3),
+        ("7x13", 3, 300, 4),
+        ("20", 2, 100, 5),
+    ],
+)
 def test_sampled_starts_and_orders(name, n_starts, n_orders, seed):
     board = parse_board(name)
     rng = np.random.default_rng(seed)
@@ -104,23 +111,25 @@ def test_one_order_per_start():
 
 
 # Starts fixed by a symmetry, and single non-representative members of an orbit.
-@pytest.mark.parametrize("name, human", [
-    ("5", [(3, 3)]),              # centre of an odd board: fixed by the whole group
-    ("9", [(5, 5)]),
-    ("7", [(2, 2), (6, 6)]),      # diagonal squares: fixed by a reflection
-    ("8", [(7, 2)]),              # anti-diagonal, not the orbit's smallest square
-    ("8", [(8, 8)]),
-    ("3x7", [(2, 4)]),            # centre of a rectangle
-    ("5x6", [(3, 2), (3, 5)]),    # middle row of an odd-height rectangle
-    ("6x8", [(6, 8)]),
-])
+@pytest.mark.parametrize(
+    "name, human",
+    [
+        ("5", [(3, 3)]),  # centre of an odd board: fixed by the whole group
+        ("9", [(5, 5)]),
+        ("7", [(2, 2), (6, 6)]),  # diagonal squares: fixed by a reflection
+        ("8", [(7, 2)]),  # anti-diagonal, not the orbit's smallest square
+        ("8", [(8, 8)]),
+        ("3x7", [(2, 4)]),  # centre of a rectangle
+        ("5x6", [(3, 2), (3, 5)]),  # middle row of an odd-height rectangle
+        ("6x8", [(6, 8)]),
+    ],
+)
 def test_symmetry_fixed_and_partial_orbits(name, human):
     board = parse_board(name)
     starts = np.array(sorted(board.from_human(r, c) for r, c in human), dtype=np.int64)
     rng = np.random.default_rng(len(human) * board.size)
     for ranks in (ALL, np.sort(rng.choice(N_ORDERS, 500, replace=False)).astype(np.int64)):
-        assert_rows_equal(tree_orbit(board, starts, ranks), brute_orbit(board, starts, ranks),
-                          f"{name} {human}")
+        assert_rows_equal(tree_orbit(board, starts, ranks), brute_orbit(board, starts, ranks), f"{name} {human}")
 
 
 # The partition property: each order lands in exactly one leaf, one leaf per distinct path.
@@ -224,17 +233,26 @@ def test_rule_names():
 def test_fixed_rule_is_the_default():
     board = Board(6, 6)
     for orbit in group(board).start_orbits():
-        assert_rows_equal(tree_orbit(board, orbit, ALL, rule="fixed"), brute_orbit(board, orbit, ALL),
-                          f"6 fixed {orbit.tolist()}")
+        assert_rows_equal(
+            tree_orbit(board, orbit, ALL, rule="fixed"), brute_orbit(board, orbit, ALL), f"6 fixed {orbit.tolist()}"
+        )
 
 
 # Every start (each alone, so that non-representative starts go through the symmetry
 # mapping) x sampled orders: half uniform, half one order from each of some random
 # leaves of the start's own tree (so that rare paths are checked too).
 @pytest.mark.parametrize("rule", RULES)
-@pytest.mark.parametrize("name, n_orders", [
-    ("5", 200), ("6", 120), ("7", 80), ("8", 50), ("3x7", 200), ("6x8", 60),
-])
+@pytest.mark.parametrize(
+    "name, n_orders",
+    [
+        ("5", 200),
+        ("6", 120),
+        ("7", 80),
+        ("8", 50),
+        ("3x7", 200),
+        ("6x8", 60),
+    ],
+)
 def test_rules_match_naive_sampled(name, n_orders, rule):
     board = parse_board(name)
     rng = np.random.default_rng([board.rows, board.cols, RULES.index(rule)])
@@ -242,8 +260,9 @@ def test_rules_match_naive_sampled(name, n_orders, rule):
         leaf_of = search(board, s, rule=rule)["leaf_of"]
         leaves = rng.permutation(leaf_of.max() + 1)[: n_orders // 2]
         by_leaf = [rng.choice(np.flatnonzero(leaf_of == leaf)) for leaf in leaves]
-        ranks = np.unique(np.concatenate([rng.choice(N_ORDERS, n_orders - len(by_leaf), replace=False),
-                                          by_leaf])).astype(np.int64)
+        ranks = np.unique(
+            np.concatenate([rng.choice(N_ORDERS, n_orders - len(by_leaf), replace=False), by_leaf])
+        ).astype(np.int64)
         expected, _ = naive_rows(board, s, ranks, rule)
         for full in (True, False):
             got = tree_orbit(board, np.array([s]), ranks, full=full, rule=rule)
@@ -265,11 +284,14 @@ def test_rules_match_naive_larger_boards(rule):
 
 
 # Every order from one start per rule, and the partition: one leaf per distinct path.
-@pytest.mark.parametrize("name, start, rule", [
-    ("3x7", 15, "pohl"),   # (3, 2): not the orbit's smallest square
-    ("3x7", 10, "roth"),   # (2, 4): the centre, fixed by every symmetry
-    ("5", 21, "corner"),   # (5, 2): not the orbit's smallest square
-])
+@pytest.mark.parametrize(
+    "name, start, rule",
+    [
+        ("3x7", 15, "pohl"),  # (3, 2): not the orbit's smallest square
+        ("3x7", 10, "roth"),  # (2, 4): the centre, fixed by every symmetry
+        ("5", 21, "corner"),  # (5, 2): not the orbit's smallest square
+    ],
+)
 def test_rules_every_order_match_naive(name, start, rule):
     board = parse_board(name)
     expected, paths = naive_rows(board, start, ALL, rule)
@@ -295,10 +317,14 @@ def test_rules_symmetry(rule):
             res = search(board, t, rule=rule)
             leaf = res["leaf_of"]
             own = {
-                "start": np.full(N_ORDERS, t, np.uint32), "order": ALL.astype(np.uint16),
-                "visited": res["visited"][leaf], "end": res["end"][leaf].astype(np.uint32),
-                "complete": res["visited"][leaf] == board.size, "closed": res["closed"][leaf],
-                "ties": res["ties"][leaf], "steps": np.zeros(1, np.int64),
+                "start": np.full(N_ORDERS, t, np.uint32),
+                "order": ALL.astype(np.uint16),
+                "visited": res["visited"][leaf],
+                "end": res["end"][leaf].astype(np.uint32),
+                "complete": res["visited"][leaf] == board.size,
+                "closed": res["closed"][leaf],
+                "ties": res["ties"][leaf],
+                "steps": np.zeros(1, np.int64),
             }
             assert_rows_equal(tree_orbit(board, np.array([t]), ALL, rule=rule), own, f"{name} {rule} {t}")
 

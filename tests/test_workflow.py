@@ -18,8 +18,19 @@ ENGINES = ["tree", "brute"]
 
 def snakemake(repo, workdir, configfile=None, *extra, target="sweep_study"):
     """Run the workflow (by default only the sweep and its tables) in ``workdir``."""
-    cmd = [sys.executable, "-m", "snakemake", target, "-s", os.path.join(repo, "Snakefile"), "--cores", "2",
-           "--directory", str(workdir), *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        target,
+        "-s",
+        os.path.join(repo, "Snakefile"),
+        "--cores",
+        "2",
+        "--directory",
+        str(workdir),
+        *extra,
+    ]
     if configfile:
         cmd += ["--configfile", str(configfile)]  # last: it takes several values
     return subprocess.run(cmd, capture_output=True, text=True, timeout=900)
@@ -68,8 +79,19 @@ def expected_runs(boards, orders):
         for s in range(r * c):
             for o in orders:
                 v, e, comp, clo, ties = naive_outcome(r, c, s, o)
-                rows.append(dict(rows=r, cols=c, start=s, order=ORDER_STRINGS.index(o), visited=v, end=e,
-                                 complete=comp, closed=clo, ties=ties))
+                rows.append(
+                    dict(
+                        rows=r,
+                        cols=c,
+                        start=s,
+                        order=ORDER_STRINGS.index(o),
+                        visited=v,
+                        end=e,
+                        complete=comp,
+                        closed=clo,
+                        ties=ties,
+                    )
+                )
     return rows
 
 
@@ -88,8 +110,10 @@ def test_runs_dataset_matches_reference(small_study):
 def test_tables_match_reference(small_study):
     work, _, orders = small_study
     runs = expected_runs([(5, 5), (3, 7)], orders)
-    tables = {n: pl.read_parquet(work / f"results/tables/{n}.parquet") for n in
-              ("completion", "orders", "starts", "classes", "ends")}
+    tables = {
+        n: pl.read_parquet(work / f"results/tables/{n}.parquet")
+        for n in ("completion", "orders", "starts", "classes", "ends")
+    }
     for n in tables:
         assert (work / f"results/tables/{n}.csv").exists()
 
@@ -107,8 +131,9 @@ def test_tables_match_reference(small_study):
     for d in runs:
         k = (d["rows"], d["cols"])
         per_order[k + (d["order"],)].update(starts=1, complete=d["complete"], closed=d["closed"])
-        per_start[k + (d["start"],)].update(orders=1, complete=d["complete"], closed=d["closed"],
-                                            failing=not d["complete"])
+        per_start[k + (d["start"],)].update(
+            orders=1, complete=d["complete"], closed=d["closed"], failing=not d["complete"]
+        )
         if d["complete"]:
             per_end[k + (d["end"],)].update(complete=1, closed=d["closed"])
     for row in tables["orders"].to_dicts():
@@ -121,7 +146,11 @@ def test_tables_match_reference(small_study):
     for row in tables["starts"].to_dicts():
         c = per_start[(row["rows"], row["cols"], row["start"])]
         assert (row["orders"], row["complete"], row["failing"], row["closed"]) == (
-            c["orders"], c["complete"], c["failing"], c["closed"])
+            c["orders"],
+            c["complete"],
+            c["failing"],
+            c["closed"],
+        )
         assert (row["row"] - 1) * row["cols"] + row["col"] - 1 == row["start"]
     assert tables["starts"].height == 25 + 21
     assert tables["ends"].height == 25 + 21
@@ -147,8 +176,9 @@ def test_adding_a_board_runs_only_its_jobs(repo, small_study):
     work, cfg, orders = small_study
     before = {p: p.stat().st_mtime_ns for p in (work / "results").rglob("*.parquet")}
     # the same orders in another order and repeated: nothing changes for 5x5 and 3x7
-    cfg2 = write_config(work / "cfg2.yaml", {"boards": [5, "3x7", 4], "orders": orders[::-1] + orders[:3],
-                                             "chunk_runs": 200})
+    cfg2 = write_config(
+        work / "cfg2.yaml", {"boards": [5, "3x7", 4], "orders": orders[::-1] + orders[:3], "chunk_runs": 200}
+    )
     res = snakemake(repo, work, cfg2)
     assert res.returncode == 0, res.stderr[-3000:]
     after = {p: p.stat().st_mtime_ns for p in (work / "results").rglob("*.parquet")}

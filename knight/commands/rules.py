@@ -18,17 +18,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     from knight.tiebreak import RULES
 
     p = sub.add_parser(
-        "rules", help=HELP,
+        "rules",
+        help=HELP,
         description="Run RULE on BOARD from (1,1) or every start (random rules: TRIALS runs a start), "
         "through the rules stage's code, and print runs, complete and closed tours, rates (with a "
         "95%% interval for random rules) and seconds.",
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--rule", choices=RULES, default="fixed", help="tie-break rule (default fixed)")
-    p.add_argument("--order", metavar="ORDER", default="12345678",
-                   help="tie order breaking the ties left by fixed, pohl, roth, corner (default 12345678)")
-    p.add_argument("--orders", choices=("default", "all"), default="default",
-                   help="all: every residual tie order (tie-tree engine; fixed, pohl, roth, corner)")
+    p.add_argument(
+        "--order",
+        metavar="ORDER",
+        default="12345678",
+        help="tie order breaking the ties left by fixed, pohl, roth, corner (default 12345678)",
+    )
+    p.add_argument(
+        "--orders",
+        choices=("default", "all"),
+        default="default",
+        help="all: every residual tie order (tie-tree engine; fixed, pohl, roth, corner)",
+    )
     p.add_argument("--starts", choices=("corner", "all"), default="corner", help="(1,1) only (default) or every square")
     p.add_argument("--trials", type=int, default=100, help="runs per start of the random rules (default 100)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random rules (default 1)")
@@ -55,13 +64,16 @@ def main(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
-    spec = RuleSpec.from_settings(args.rule, {args.rule: {"order": args.order, "seed": args.seed,
-                                                          "trials": args.trials, "retries": args.retries}})
+    spec = RuleSpec.from_settings(
+        args.rule, {args.rule: {"order": args.order, "seed": args.seed, "trials": args.trials, "retries": args.retries}}
+    )
     study = Study("cli", (spec,), (board,), starts=args.starts, orders=args.orders)
     chunks = range(len(study.chunks(args.rule)))
     t0 = time.perf_counter()
-    with dask_client(workers) as client, Progress(sum(n_tasks(study, args.rule, k) for k in chunks),
-                                                   f"rules {args.rule} {board.name}") as bar:
+    with (
+        dask_client(workers) as client,
+        Progress(sum(n_tasks(study, args.rule, k) for k in chunks), f"rules {args.rule} {board.name}") as bar,
+    ):
         tables = [run_chunk(study, args.rule, k, client=client, progress=bar).table for k in chunks]
     seconds = time.perf_counter() - t0
     runs = pl.concat([pl.from_arrow(t) for t in tables]).with_columns(pl.lit("cli").alias("study"))

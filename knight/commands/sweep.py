@@ -21,8 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--out", metavar="DIR", help="write the runs dataset under DIR (board=RxC/part-NNNN.parquet)")
     p.add_argument("--engine", choices=ENGINES, default="tree", help="tree (default) or brute (the independent check)")
-    p.add_argument("--rule", choices=ORDER_RULES, default="fixed",
-                   help="tie-break rule whose residual ties the orders break (default fixed)")
+    p.add_argument(
+        "--rule",
+        choices=ORDER_RULES,
+        default="fixed",
+        help="tie-break rule whose residual ties the orders break (default fixed)",
+    )
     p.add_argument("--orders", nargs="+", metavar="ORDER", help="order strings to run (default: all 40,320)")
     p.add_argument("--workers", type=int, default=None, help="Dask worker threads (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="use an existing Dask scheduler instead")
@@ -44,8 +48,9 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     if args.chunk_runs < 1:
         raise ValueError(f"--chunk-runs must be at least 1, got {args.chunk_runs}")
-    spec = SweepSpec(board, ranks=parse_orders(args.orders or "all"), chunk_runs=args.chunk_runs,
-                     engine=args.engine, rule=args.rule)
+    spec = SweepSpec(
+        board, ranks=parse_orders(args.orders or "all"), chunk_runs=args.chunk_runs, engine=args.engine, rule=args.rule
+    )
     if args.out:
         check_output_dir(board_folder(args.out, board, spec.rule))  # before any computing
     with dask_client(workers, args.scheduler) as client, Progress(total_tasks(spec), f"sweep {board.name}") as bar:

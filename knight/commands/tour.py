@@ -18,13 +18,15 @@ HELP = "one Warnsdorff run under any tie-break rule: print the numbered board, o
 def summary(board, start, run) -> str:
     """The thesis's closing lines: board size, start, end, unvisited, open/closed."""
     (sr, sc), (er, ec) = board.human(start), board.human(run.end)
-    return "\n".join([
-        f"board size = {board.rows}x{board.cols}",
-        f"start square {sr},{sc}",
-        f"end square {er},{ec}",
-        f"unvisited squares = {board.size - run.visited}",
-        "path is closed." if run.closed else "path is open.",
-    ])
+    return "\n".join(
+        [
+            f"board size = {board.rows}x{board.cols}",
+            f"start square {sr},{sc}",
+            f"end square {er},{ec}",
+            f"unvisited squares = {board.size - run.visited}",
+            "path is closed." if run.closed else "path is open.",
+        ]
+    )
 
 
 def as_json(board, start, run) -> dict:
@@ -56,9 +58,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--start", metavar="R,C", default="1,1", help="1-based row,col of the start (default 1,1)")
     p.add_argument("--rule", choices=RULES, default="fixed", help="tie-break rule (default fixed)")
-    p.add_argument("--order", metavar="ORDER", default="12345678",
-                   help="tie order, highest priority first (default 12345678); breaks the ties "
-                   "left by fixed, pohl, roth and corner")
+    p.add_argument(
+        "--order",
+        metavar="ORDER",
+        default="12345678",
+        help="tie order, highest priority first (default 12345678); breaks the ties "
+        "left by fixed, pohl, roth and corner",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the random rules (default 1)")
     p.add_argument("--trial", type=int, default=0, help="trial number of a random rule's run (default 0)")
     p.add_argument("--retries", type=int, default=10, help="random-order: attempts at most (default 10)")
@@ -85,8 +91,9 @@ def main(args: argparse.Namespace) -> int:
     else:
         from knight.rules import run as rule_run
 
-        result = rule_run(board, start, args.rule, order=args.order.strip(), seed=args.seed,
-                          trial=args.trial, retries=args.retries)
+        result = rule_run(
+            board, start, args.rule, order=args.order.strip(), seed=args.seed, trial=args.trial, retries=args.retries
+        )
     if args.json:
         print(json.dumps(as_json(board, start, result)))
     else:

@@ -203,8 +203,7 @@ _WARM = []
 def _warm_up() -> None:
     """Load (or compile) the kernel once so that ``seconds`` measures the search only."""
     if not _WARM:
-        search_kernel(np.full((1, 8), -1, np.int32), 0, False, 0, True, np.zeros(1, np.int64), 1,
-                      np.empty(1, np.int32))
+        search_kernel(np.full((1, 8), -1, np.int32), 0, False, 0, True, np.zeros(1, np.int64), 1, np.empty(1, np.int32))
         _WARM.append(True)
 
 
@@ -219,22 +218,38 @@ def check_options(prune: str, ordering: str, limit: int) -> int:
     return PRUNE_LEVELS.index(prune)
 
 
-def run_kernel(nbr: np.ndarray, start: int, *, closed: bool, prune: str = "pairs",
-               ordering: str = "warnsdorff", limit: int = 10_000_000, bias=None):
+def run_kernel(
+    nbr: np.ndarray,
+    start: int,
+    *,
+    closed: bool,
+    prune: str = "pairs",
+    ordering: str = "warnsdorff",
+    limit: int = 10_000_000,
+    bias=None,
+):
     """Run the kernel on any neighbour table; returns ``(found, path, nodes, backtracks)``."""
     level = check_options(prune, ordering, limit)
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     path = np.empty(nbr.shape[0], np.int32)
     bias = np.zeros(nbr.shape[0], np.int64) if bias is None else np.ascontiguousarray(bias, np.int64)
-    status, nodes, backs = search_kernel(nbr, int(start), bool(closed), level,
-                                         ordering != "fixed", bias, int(limit), path)
+    status, nodes, backs = search_kernel(
+        nbr, int(start), bool(closed), level, ordering != "fixed", bias, int(limit), path
+    )
     found = {FOUND: True, EXHAUSTED: False, GAVE_UP: None}[int(status)]
     return found, (path if found else path[:0]).copy(), int(nodes), int(backs)
 
 
-def backtrack(board: Board, start: int, *, closed: bool = False, prune: str = "pairs",
-              ordering: str = "warnsdorff", order: str = "12345678",
-              limit: int = 10_000_000) -> BacktrackResult:
+def backtrack(
+    board: Board,
+    start: int,
+    *,
+    closed: bool = False,
+    prune: str = "pairs",
+    ordering: str = "warnsdorff",
+    order: str = "12345678",
+    limit: int = 10_000_000,
+) -> BacktrackResult:
     """Search a knight's tour of ``board`` from square index ``start``.
 
     ``closed``: the last square must be a knight move from the start. ``ordering``:
@@ -251,15 +266,14 @@ def backtrack(board: Board, start: int, *, closed: bool = False, prune: str = "p
         raise ValueError(f"start square {start} is off the {board.name} board")
     start = int(start)
     r, c = divmod(start, board.cols)
-    base = dict(rows=board.rows, cols=board.cols, start=start, closed=bool(closed),
-                prune=PRUNE_LEVELS[level], ordering=ordering)
+    base = dict(
+        rows=board.rows, cols=board.cols, start=start, closed=bool(closed), prune=PRUNE_LEVELS[level], ordering=ordering
+    )
     if board.size % 2 == 1 and board.size > 1:
         if closed:
-            return BacktrackResult(**base, found=False, nodes=0, backtracks=0, seconds=0.0,
-                                   reason="odd board")
+            return BacktrackResult(**base, found=False, nodes=0, backtracks=0, seconds=0.0, reason="odd board")
         if (r + c) % 2 == 1:
-            return BacktrackResult(**base, found=False, nodes=0, backtracks=0, seconds=0.0,
-                                   reason="colour rule")
+            return BacktrackResult(**base, found=False, nodes=0, backtracks=0, seconds=0.0, reason="colour rule")
     nbr = np.ascontiguousarray(board.neighbours[:, moves])
     bias = None
     if ordering == "warnsdorff-far":
@@ -267,8 +281,8 @@ def backtrack(board: Board, start: int, *, closed: bool = False, prune: str = "p
         bias = -((rr - r) ** 2 + (cc - c) ** 2)
     _warm_up()
     t0 = time.perf_counter()
-    found, path, nodes, backs = run_kernel(nbr, start, closed=closed, prune=prune,
-                                           ordering=ordering, limit=limit, bias=bias)
+    found, path, nodes, backs = run_kernel(
+        nbr, start, closed=closed, prune=prune, ordering=ordering, limit=limit, bias=bias
+    )
     seconds = time.perf_counter() - t0
-    return BacktrackResult(**base, found=found, nodes=nodes, backtracks=backs,
-                           seconds=seconds, path=path)
+    return BacktrackResult(**base, found=found, nodes=nodes, backtracks=backs, seconds=seconds, path=path)

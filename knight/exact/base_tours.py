@@ -144,8 +144,9 @@ def generate(m: int, n: int, *, limit: int = 50_000_000) -> np.ndarray:
     """Find a joinable closed tour of an m x n block with the backtracking kernel."""
     from knight.exact.backtrack import run_kernel
 
-    found, path, nodes, _ = run_kernel(joinable_graph(m, n), n + 1, closed=True,
-                                       prune="pairs", ordering="warnsdorff", limit=limit)
+    found, path, nodes, _ = run_kernel(
+        joinable_graph(m, n), n + 1, closed=True, prune="pairs", ordering="warnsdorff", limit=limit
+    )
     if not found:
         raise RuntimeError(f"no joinable {m}x{n} tour within {limit} nodes")
     return path

@@ -40,8 +40,9 @@ def has_closed_tour(rows: int, cols: int) -> str | None:
     if m * n == 1:
         return "a 1x1 board has no closed tour (no move at all)"
     if m % 2 == 1 and n % 2 == 1:
-        return (f"a closed tour alternates colours, so it needs an even number of squares "
-                f"({rows}x{cols} has {rows * cols})")
+        return (
+            f"a closed tour alternates colours, so it needs an even number of squares ({rows}x{cols} has {rows * cols})"
+        )
     if m in (1, 2, 4):
         return f"no board with a side of {m} has a closed tour"
     if m == 3 and n in (4, 6, 8):
@@ -148,12 +149,12 @@ def _grid_joins(cols, row0, col0, a, b):
         r = row0[i]
         for j in range(1, col0.shape[0]):
             cb = col0[j]
-            bad += _swap2(a, b, r * cols + cb - 1, (r + 2) * cols + cb - 2,
-                          (r + 1) * cols + cb + 1, (r + 3) * cols + cb)
+            bad += _swap2(
+                a, b, r * cols + cb - 1, (r + 2) * cols + cb - 2, (r + 1) * cols + cb + 1, (r + 3) * cols + cb
+            )
     for i in range(1, row0.shape[0]):
         rb = row0[i]
-        bad += _swap2(a, b, (rb - 1) * cols, (rb - 2) * cols + 2,
-                      (rb + 1) * cols + 1, rb * cols + 3)
+        bad += _swap2(a, b, (rb - 1) * cols, (rb - 2) * cols + 2, (rb + 1) * cols + 1, rb * cols + 3)
     return bad
 
 
@@ -222,7 +223,8 @@ def choose_method(board: Board, method: str = "auto") -> str:
     if m % 2 or n % 2 or m < 6 or n < 6:
         raise ConstructError(
             f"{board.name} has closed tours, but this construction needs both sides even and "
-            f"at least 6 (use 'knight backtrack --closed' for small or odd boards)")
+            f"at least 6 (use 'knight backtrack --closed' for small or odd boards)"
+        )
     if method == "auto":
         return "seed" if abs(m - n) <= 2 else "grid"
     if method == "seed" and abs(m - n) > 2:
@@ -262,6 +264,8 @@ def construct(board: Board, method: str = "auto") -> np.ndarray:
     tour = np.empty(board.size, np.int32)
     reached = _walk(a, b, tour)
     if bad or reached != board.size:
-        raise RuntimeError(f"construction of {board.name} failed ({bad} missing moves, "
-                           f"cycle through square 0 has {reached} of {board.size} squares)")
+        raise RuntimeError(
+            f"construction of {board.name} failed ({bad} missing moves, "
+            f"cycle through square 0 has {reached} of {board.size} squares)"
+        )
     return tour

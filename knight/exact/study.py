@@ -17,30 +17,56 @@ from knight.exact.check import tour_problem
 from knight.exact.construct import choose_method, construct
 
 RUNS_SCHEMA = {
-    "rows": pl.UInt16, "cols": pl.UInt16, "closed": pl.Boolean, "start": pl.UInt32,
-    "row": pl.UInt16, "col": pl.UInt16, "ordering": pl.String, "prune": pl.String,
-    "found": pl.Boolean, "reason": pl.String, "nodes": pl.UInt64, "backtracks": pl.UInt64,
-    "seconds": pl.Float64, "limit": pl.UInt64,
+    "rows": pl.UInt16,
+    "cols": pl.UInt16,
+    "closed": pl.Boolean,
+    "start": pl.UInt32,
+    "row": pl.UInt16,
+    "col": pl.UInt16,
+    "ordering": pl.String,
+    "prune": pl.String,
+    "found": pl.Boolean,
+    "reason": pl.String,
+    "nodes": pl.UInt64,
+    "backtracks": pl.UInt64,
+    "seconds": pl.Float64,
+    "limit": pl.UInt64,
 }
 KEYS = ["rows", "cols", "closed", "start"]
 
 
-def backtrack_runs(board: Board, *, closed: bool, prunes, orderings, order: str = "12345678",
-                   limit: int = 2_000_000, log=None) -> pl.DataFrame:
+def backtrack_runs(
+    board: Board, *, closed: bool, prunes, orderings, order: str = "12345678", limit: int = 2_000_000, log=None
+) -> pl.DataFrame:
     """One row per start x ordering x pruning level; every tour found is checked."""
     rows = []
     for start in range(board.size):
         r, c = board.human(start)
         for ordering in orderings:
             for prune in prunes:
-                res = backtrack(board, start, closed=closed, prune=prune, ordering=ordering,
-                                order=order, limit=limit)
+                res = backtrack(board, start, closed=closed, prune=prune, ordering=ordering, order=order, limit=limit)
                 if res.found:
                     problem = tour_problem(board.rows, board.cols, res.path, closed=closed)
                     if problem:
                         raise RuntimeError(f"{board.name} from {(r, c)}: wrong tour: {problem}")
-                rows.append((board.rows, board.cols, closed, start, r, c, ordering, prune,
-                             res.found, res.reason, res.nodes, res.backtracks, res.seconds, limit))
+                rows.append(
+                    (
+                        board.rows,
+                        board.cols,
+                        closed,
+                        start,
+                        r,
+                        c,
+                        ordering,
+                        prune,
+                        res.found,
+                        res.reason,
+                        res.nodes,
+                        res.backtracks,
+                        res.seconds,
+                        limit,
+                    )
+                )
         if log:
             print(f"{board.name} {'closed' if closed else 'open'} start {(r, c)} done", file=log, flush=True)
     return pl.DataFrame(rows, schema=RUNS_SCHEMA, orient="row")
@@ -76,10 +102,8 @@ def start_answers(runs: pl.DataFrame) -> pl.DataFrame:
     clash = per.filter(pl.col("any_found") & pl.col("any_none"))
     if clash.height:
         raise RuntimeError(f"runs disagree on whether a tour exists:\n{clash}")
-    exists = (pl.when(pl.col("any_found")).then(True)
-              .when(pl.col("any_none")).then(False).otherwise(None))
-    return per.with_columns(exists=exists).select(
-        KEYS + ["row", "col", "exists", "reason", "min_nodes"]).sort(KEYS)
+    exists = pl.when(pl.col("any_found")).then(True).when(pl.col("any_none")).then(False).otherwise(None)
+    return per.with_columns(exists=exists).select(KEYS + ["row", "col", "exists", "reason", "min_nodes"]).sort(KEYS)
 
 
 def warnsdorff_beside(answers: pl.DataFrame, starts: pl.DataFrame | None) -> pl.DataFrame:
@@ -92,19 +116,29 @@ def warnsdorff_beside(answers: pl.DataFrame, starts: pl.DataFrame | None) -> pl.
     completes from a start the search proved has no tour (the two engines disagree).
     """
     if starts is None:
-        starts = pl.DataFrame(schema={"rows": pl.UInt16, "cols": pl.UInt16, "start": pl.UInt32,
-                                      "orders": pl.UInt32, "complete": pl.UInt32, "closed": pl.UInt32})
+        starts = pl.DataFrame(
+            schema={
+                "rows": pl.UInt16,
+                "cols": pl.UInt16,
+                "start": pl.UInt32,
+                "orders": pl.UInt32,
+                "complete": pl.UInt32,
+                "closed": pl.UInt32,
+            }
+        )
     sw = starts.select(
-        pl.col("rows").cast(pl.UInt16), pl.col("cols").cast(pl.UInt16), pl.col("start").cast(pl.UInt32),
+        pl.col("rows").cast(pl.UInt16),
+        pl.col("cols").cast(pl.UInt16),
+        pl.col("start").cast(pl.UInt32),
         warnsdorff_orders=pl.col("orders").cast(pl.UInt32),
         warnsdorff_complete=pl.col("complete").cast(pl.UInt32),
         warnsdorff_closed=pl.col("closed").cast(pl.UInt32),
     )
     out = answers.join(sw, on=["rows", "cols", "start"], how="left")
-    wins = (pl.when(pl.col("closed")).then(pl.col("warnsdorff_closed"))
-            .otherwise(pl.col("warnsdorff_complete")) > 0)
+    wins = pl.when(pl.col("closed")).then(pl.col("warnsdorff_closed")).otherwise(pl.col("warnsdorff_complete")) > 0
     out = out.with_columns(heuristic_succeeds=wins).with_columns(
-        heuristic_misses=pl.col("exists") & ~pl.col("heuristic_succeeds"))
+        heuristic_misses=pl.col("exists") & ~pl.col("heuristic_succeeds")
+    )
     # Two independent engines: a Warnsdorff tour where the search proved none is a bug.
     clash = out.filter((pl.col("exists") == False) & pl.col("heuristic_succeeds"))  # noqa: E712
     if clash.height:
@@ -113,8 +147,12 @@ def warnsdorff_beside(answers: pl.DataFrame, starts: pl.DataFrame | None) -> pl.
 
 
 CONSTRUCT_SCHEMA = {
-    "rows": pl.UInt32, "cols": pl.UInt32, "method": pl.String, "squares": pl.UInt64,
-    "closed": pl.Boolean, "seconds": pl.Float64,
+    "rows": pl.UInt32,
+    "cols": pl.UInt32,
+    "method": pl.String,
+    "squares": pl.UInt64,
+    "closed": pl.Boolean,
+    "seconds": pl.Float64,
 }
 
 

@@ -14,11 +14,13 @@ def tour_table(tour: np.ndarray, board: Board) -> pa.Table:
     tour = np.asarray(tour, dtype=np.int64)
     r, c = np.divmod(tour, board.cols)
     kind = np.uint16 if max(board.rows, board.cols) < 2**16 else np.uint32
-    return pa.table({
-        "step": pa.array(np.arange(1, tour.size + 1, dtype=np.uint32)),
-        "row": pa.array((r + 1).astype(kind)),
-        "col": pa.array((c + 1).astype(kind)),
-    })
+    return pa.table(
+        {
+            "step": pa.array(np.arange(1, tour.size + 1, dtype=np.uint32)),
+            "row": pa.array((r + 1).astype(kind)),
+            "col": pa.array((c + 1).astype(kind)),
+        }
+    )
 
 
 def write_tour(tour: np.ndarray, board: Board, path) -> None:

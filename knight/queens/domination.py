@@ -288,9 +288,13 @@ def frontier(n: int, k: int, target: int) -> tuple[np.ndarray, np.ndarray]:
 def solve(n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray, keep: bool):
     """Finish a batch of nodes: ``(solutions, classes, sets, nodes_visited)``."""
     return solve_nodes(
-        queen_cover(n), full_board(n), square_images(n), k,
+        queen_cover(n),
+        full_board(n),
+        square_images(n),
+        k,
         np.ascontiguousarray(chosen, dtype=np.int32),
-        np.ascontiguousarray(forbidden, dtype=np.uint64), keep,
+        np.ascontiguousarray(forbidden, dtype=np.uint64),
+        keep,
     )
 
 

@@ -485,8 +485,9 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                                         break
                             if ok:
                                 chosen[d + 1] = q2
-                                ds, dc, reps, orbits = _record(chosen, k, images, corner, scratch, work,
-                                                               sym, keep, reps, orbits, n_cls)
+                                ds, dc, reps, orbits = _record(
+                                    chosen, k, images, corner, scratch, work, sym, keep, reps, orbits, n_cls
+                                )
                                 n_sol += ds
                                 n_cls += dc
                 visited += 1
@@ -503,8 +504,9 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                         if q < 0:
                             break
                         chosen[d] = q
-                    ds, dc, reps, orbits = _record(chosen, k, images, corner, scratch, work,
-                                                   sym, keep, reps, orbits, n_cls)
+                    ds, dc, reps, orbits = _record(
+                        chosen, k, images, corner, scratch, work, sym, keep, reps, orbits, n_cls
+                    )
                     n_sol += ds
                     n_cls += dc
                     if state == 3:
@@ -536,8 +538,13 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                 g = _gain(d, q, cu, unc, lines)
                 if g < need[d]:
                     continue
-                if ((opts & CHILD_OVERLAP) and (opts & BOUND_MORE) and k - d > 2 and n_unc[d] > 0
-                        and _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best)):
+                if (
+                    (opts & CHILD_OVERLAP)
+                    and (opts & BOUND_MORE)
+                    and k - d > 2
+                    and n_unc[d] > 0
+                    and _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best)
+                ):
                     continue
             chosen[d] = q
             _descend(d, q, cover, lines, unc, allowed, cu, ca, n_unc)
@@ -559,20 +566,26 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
             if state == 0:
                 d -= 1
                 state = 1
-    return (n_sol, n_cls, visited, reps[:n_cls], orbits[:n_cls, 0],
-            next_c[:n_next], next_f[:n_next])
+    return (n_sol, n_cls, visited, reps[:n_cls], orbits[:n_cls, 0], next_c[:n_next], next_f[:n_next])
 
 
 def tables(n: int):
     """The per-board tables :func:`run` takes after ``cover, full``."""
-    return (queen_cover(n), full_board(n), line_table(n), square_images(n),
-            corner_cover(n), orbit_boards(n))
+    return (queen_cover(n), full_board(n), line_table(n), square_images(n), corner_cover(n), orbit_boards(n))
 
 
 def solve(n, k, chosen, forbidden, *, sym=True, keep=False, opts=DEFAULT_OPTS):
     """Finish a batch of nodes: ``(solutions, classes, nodes, reps, orbits)``."""
-    out = run(*tables(n), k, sym, np.ascontiguousarray(chosen, dtype=np.int32),
-              np.ascontiguousarray(forbidden, dtype=np.uint64), 0, keep, opts)
+    out = run(
+        *tables(n),
+        k,
+        sym,
+        np.ascontiguousarray(chosen, dtype=np.int32),
+        np.ascontiguousarray(forbidden, dtype=np.uint64),
+        0,
+        keep,
+        opts,
+    )
     return out[:5]
 
 

@@ -70,8 +70,15 @@ def _in_turn(fn, batches, done) -> None:
         stop.set()
 
 
-def run(fn: Callable, batches: Sequence[tuple], *, workers: int = 1, client=None, progress=None,
-        on_done: Callable | None = None) -> list:
+def run(
+    fn: Callable,
+    batches: Sequence[tuple],
+    *,
+    workers: int = 1,
+    client=None,
+    progress=None,
+    on_done: Callable | None = None,
+) -> list:
     """``[timed(fn, *batch) for batch in batches]``, in batch order.
 
     With ``client`` the batches are Dask tasks on its workers; without one, ``workers``

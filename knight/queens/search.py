@@ -19,7 +19,12 @@ import numpy as np
 
 from knight.queens import domination, nqueens, orbits, units
 from knight.queens.checks import (
-    MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers,
+    MAX_DOMINATE_N,
+    MAX_PLACE_N,
+    check_k,
+    check_n,
+    check_tasks,
+    check_workers,
 )
 from knight.queens.parallel import DEFAULT_TASKS, NODES_PER_TASK, deal, run
 from knight.queens.symmetry import square_images
@@ -113,8 +118,23 @@ def _merge_classes(n, k, parts, workers, t0, keep, resumed) -> SearchResult:
         if len(sets) != solutions:
             raise RuntimeError(f"dominate n={n} k={k}: orbits hold {len(sets)} sets, counted {solutions}")
     cpu = sum(float(r.get("cpu", 0.0)) for r in results)
-    return SearchResult("dominate", n, k, solutions, classes, time.perf_counter() - t0, workers,
-                        len(parts), nodes, seconds, sets, reps, orbs, resumed, cpu)
+    return SearchResult(
+        "dominate",
+        n,
+        k,
+        solutions,
+        classes,
+        time.perf_counter() - t0,
+        workers,
+        len(parts),
+        nodes,
+        seconds,
+        sets,
+        reps,
+        orbs,
+        resumed,
+        cpu,
+    )
 
 
 def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
@@ -128,13 +148,23 @@ def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
         if len(sets):
             sets = sets[np.lexsort(sets.T[::-1])]
     return SearchResult(
-        problem, n, k, solutions, classes, time.perf_counter() - t0, workers,
-        len(results), nodes, np.asarray(seconds, dtype=float), sets,
+        problem,
+        n,
+        k,
+        solutions,
+        classes,
+        time.perf_counter() - t0,
+        workers,
+        len(results),
+        nodes,
+        np.asarray(seconds, dtype=float),
+        sets,
     )
 
 
-def dominate(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None,
-             store=None, only=None) -> SearchResult:
+def dominate(
+    n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None, store=None, only=None
+) -> SearchResult:
     """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
 
     Counts every class once (its representative) with its orbit size; ``keep`` also

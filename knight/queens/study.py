@@ -15,15 +15,30 @@ import polars as pl
 
 from knight.cluster import dask_client
 from knight.queens.checks import (
-    MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers,
+    MAX_DOMINATE_N,
+    MAX_PLACE_N,
+    check_k,
+    check_n,
+    check_tasks,
+    check_workers,
 )
 from knight.queens.search import dominate, dominate_serial, place, place_serial, warm_up
 
 TIMING_SCHEMA = {
-    "instance": pl.String, "problem": pl.String, "n": pl.Int32, "k": pl.Int32,
-    "mode": pl.String, "workers": pl.Int32, "repeat": pl.Int32, "seconds": pl.Float64,
-    "tasks": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64, "nodes": pl.Int64,
-    "imbalance": pl.Float64, "note": pl.String,
+    "instance": pl.String,
+    "problem": pl.String,
+    "n": pl.Int32,
+    "k": pl.Int32,
+    "mode": pl.String,
+    "workers": pl.Int32,
+    "repeat": pl.Int32,
+    "seconds": pl.Float64,
+    "tasks": pl.Int32,
+    "solutions": pl.Int64,
+    "classes": pl.Int64,
+    "nodes": pl.Int64,
+    "imbalance": pl.Float64,
+    "note": pl.String,
 }
 
 
@@ -101,10 +116,24 @@ def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sy
         key = (res.solutions, res.classes)
         if seen.setdefault(inst, key) != key:
             raise RuntimeError(f"{inst.label}: {mode} p={p} found {key}, earlier runs {seen[inst]}")
-        rows.append(dict(instance=inst.label, problem=inst.problem, n=inst.n, k=inst.k, mode=mode,
-                         workers=p, repeat=rep, seconds=res.seconds, tasks=res.tasks,
-                         solutions=res.solutions, classes=res.classes, nodes=res.nodes,
-                         imbalance=res.imbalance, note=note))
+        rows.append(
+            dict(
+                instance=inst.label,
+                problem=inst.problem,
+                n=inst.n,
+                k=inst.k,
+                mode=mode,
+                workers=p,
+                repeat=rep,
+                seconds=res.seconds,
+                tasks=res.tasks,
+                solutions=res.solutions,
+                classes=res.classes,
+                nodes=res.nodes,
+                imbalance=res.imbalance,
+                note=note,
+            )
+        )
         print(f"queens study: {inst.label} {mode} p={p} repeat {rep}: {res.seconds:.3f} s", file=log)
 
     # Repeats outermost, so drifting load on a shared machine hits every p alike.
@@ -117,10 +146,24 @@ def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sy
                     add(inst, "dask", p, rep, inst.run(tasks=tasks, client=client))
     for inst in instances:
         for p in skipped:
-            rows.append(dict(instance=inst.label, problem=inst.problem, n=inst.n, k=inst.k,
-                             mode="dask", workers=p, repeat=None, seconds=None, tasks=None,
-                             solutions=None, classes=None, nodes=None, imbalance=None,
-                             note=f"skipped: the job has {threads} thread(s)"))
+            rows.append(
+                dict(
+                    instance=inst.label,
+                    problem=inst.problem,
+                    n=inst.n,
+                    k=inst.k,
+                    mode="dask",
+                    workers=p,
+                    repeat=None,
+                    seconds=None,
+                    tasks=None,
+                    solutions=None,
+                    classes=None,
+                    nodes=None,
+                    imbalance=None,
+                    note=f"skipped: the job has {threads} thread(s)",
+                )
+            )
     return pl.DataFrame(rows, schema=TIMING_SCHEMA, orient="row")
 
 
@@ -144,8 +187,11 @@ def speedup_table(timings: pl.DataFrame) -> pl.DataFrame:
     serial = (
         timings.filter(pl.col("mode") == "serial")
         .group_by(keys)
-        .agg(serial_seconds=pl.col("seconds").median(), serial_best_seconds=pl.col("seconds").min(),
-             serial_spread=(pl.col("seconds").max() - pl.col("seconds").min()) / pl.col("seconds").median())
+        .agg(
+            serial_seconds=pl.col("seconds").median(),
+            serial_best_seconds=pl.col("seconds").min(),
+            serial_spread=(pl.col("seconds").max() - pl.col("seconds").min()) / pl.col("seconds").median(),
+        )
     )
     dask = timings.filter(pl.col("mode") == "dask")
     per_p = dask.group_by([*keys, "workers"]).agg(
@@ -175,11 +221,32 @@ def speedup_table(timings: pl.DataFrame) -> pl.DataFrame:
         )
         .with_columns(spread=(pl.col("worst_seconds") - pl.col("best_seconds")) / pl.col("seconds"))
         .with_columns(
-            unstable=(pl.max_horizontal(pl.col("spread").max().over(keys), pl.col("serial_spread")) > UNSTABLE_SPREAD)
-            .fill_null(False)
+            unstable=(
+                pl.max_horizontal(pl.col("spread").max().over(keys), pl.col("serial_spread")) > UNSTABLE_SPREAD
+            ).fill_null(False)
         )
-        .select([*keys, "workers", "runs", "seconds", "best_seconds", "worst_seconds", "spread", "unstable",
-                 "speedup", "efficiency", "speedup_best", "efficiency_best", "serial_seconds",
-                 "serial_best_seconds", "serial_speedup", "tasks", "solutions", "imbalance", "note"])
+        .select(
+            [
+                *keys,
+                "workers",
+                "runs",
+                "seconds",
+                "best_seconds",
+                "worst_seconds",
+                "spread",
+                "unstable",
+                "speedup",
+                "efficiency",
+                "speedup_best",
+                "efficiency_best",
+                "serial_seconds",
+                "serial_best_seconds",
+                "serial_speedup",
+                "tasks",
+                "solutions",
+                "imbalance",
+                "note",
+            ]
+        )
         .sort(["instance", "workers"])
     )

@@ -20,12 +20,17 @@ from knight.io import atomic_path, write_frame
 from knight.queens.search import SearchResult
 from knight.queens.symmetry import square_images
 
-
 #: Columns and types of a solutions table.
 SCHEMA = {
-    "problem": pl.String, "n": pl.Int32, "k": pl.Int32, "set_id": pl.Int64,
-    "squares": pl.List(pl.Int32), "cells": pl.String, "class_id": pl.Int64,
-    "representative": pl.Boolean, "orbit": pl.Int32,
+    "problem": pl.String,
+    "n": pl.Int32,
+    "k": pl.Int32,
+    "set_id": pl.Int64,
+    "squares": pl.List(pl.Int32),
+    "cells": pl.String,
+    "class_id": pl.Int64,
+    "representative": pl.Boolean,
+    "orbit": pl.Int32,
 }
 
 
@@ -88,8 +93,13 @@ def solutions_frame(result: SearchResult) -> pl.DataFrame:
 
 #: Columns and types of a classes table: one row per class representative.
 CLASS_SCHEMA = {
-    "problem": pl.String, "n": pl.Int32, "k": pl.Int32, "class_id": pl.Int64,
-    "squares": pl.List(pl.Int32), "cells": pl.String, "orbit": pl.Int32,
+    "problem": pl.String,
+    "n": pl.Int32,
+    "k": pl.Int32,
+    "class_id": pl.Int64,
+    "squares": pl.List(pl.Int32),
+    "cells": pl.String,
+    "orbit": pl.Int32,
 }
 
 

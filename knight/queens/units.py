@@ -50,9 +50,16 @@ class Plan:
         return len(self.batches)
 
     def manifest(self) -> dict:
-        return {"problem": "dominate", "n": self.n, "k": self.k, "units": self.units,
-                "depth": self.depth, "nodes": self.nodes, "fingerprint": self.fingerprint,
-                "version": PLAN_VERSION}
+        return {
+            "problem": "dominate",
+            "n": self.n,
+            "k": self.k,
+            "units": self.units,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "fingerprint": self.fingerprint,
+            "version": PLAN_VERSION,
+        }
 
 
 def make_plan(n: int, k: int, units: int) -> Plan:
@@ -79,8 +86,14 @@ def solve_unit(n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dic
     representatives (sorted squares, orbit size)."""
     c0 = time.thread_time()
     solutions, classes, nodes, reps, orbit = orbits.solve(n, k, chosen, forbidden, sym=True, keep=True)
-    return {"solutions": int(solutions), "classes": int(classes), "nodes": int(nodes),
-            "cpu": time.thread_time() - c0, "representatives": reps.tolist(), "orbits": orbit.tolist()}
+    return {
+        "solutions": int(solutions),
+        "classes": int(classes),
+        "nodes": int(nodes),
+        "cpu": time.thread_time() - c0,
+        "representatives": reps.tolist(),
+        "orbits": orbit.tolist(),
+    }
 
 
 class Store:
@@ -96,7 +109,8 @@ class Store:
                 raise ValueError(
                     f"{self.path} holds units of another search ({old.get('n')}x{old.get('n')}, "
                     f"k={old.get('k')}, {old.get('units')} units, plan {old.get('fingerprint')}); "
-                    f"use another folder or remove it")
+                    f"use another folder or remove it"
+                )
         else:
             with atomic_path(manifest) as tmp:
                 tmp.write_text(json.dumps(plan.manifest(), indent=1) + "\n")

@@ -9,7 +9,6 @@ into a failure.
 import os
 
 import pytest
-
 from slurmkit import node_cpus, slurm_problem
 
 

@@ -99,12 +99,12 @@ def slurm_run_id(log: Path) -> str:
 def slurm_jobs(name: str) -> dict[str, dict]:
     """Slurm's own record (scontrol) of every job named ``name``, finished ones included
     (kept for MinJobAge seconds): job id -> fields such as JobState, Comment, NumCPUs."""
-    out = subprocess.run(["squeue", "-h", "--states=all", "--name", name, "-o", "%i"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["squeue", "-h", "--states=all", "--name", name, "-o", "%i"], capture_output=True, text=True, check=True
+    )
     jobs = {}
     for jid in out.stdout.split():
-        text = subprocess.run(["scontrol", "show", "job", jid, "-o"], capture_output=True, text=True,
-                              check=True).stdout
+        text = subprocess.run(["scontrol", "show", "job", jid, "-o"], capture_output=True, text=True, check=True).stdout
         jobs[jid] = dict(re.findall(r"(\w+)=(\S*)", text))
     return jobs
 
@@ -151,8 +151,19 @@ class DaskOnSlurm:
     def __init__(self, folder: Path, workers: int = 1, worker_args=()):
         self.file = folder / "dask-scheduler.json"
         self.log = folder / "dask-cluster.log"
-        cmd = ["sbatch", "--parsable", f"--ntasks={workers}", "--cpus-per-task=1", "--mem-per-cpu=1000",
-               "--time=15", "-o", str(self.log), str(LAUNCHER), str(self.file), *worker_args]
+        cmd = [
+            "sbatch",
+            "--parsable",
+            f"--ntasks={workers}",
+            "--cpus-per-task=1",
+            "--mem-per-cpu=1000",
+            "--time=15",
+            "-o",
+            str(self.log),
+            str(LAUNCHER),
+            str(self.file),
+            *worker_args,
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True, env=env(), check=True)
         self.job = out.stdout.strip().split(";")[0]
 
@@ -165,11 +176,11 @@ class DaskOnSlurm:
             return {w["host"] for w in client.scheduler_info()["workers"].values()}
 
     def state(self) -> str:
-        out = subprocess.run(["squeue", "-h", "--states=all", "-j", self.job, "-o", "%T"],
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            ["squeue", "-h", "--states=all", "-j", self.job, "-o", "%T"], capture_output=True, text=True
+        )
         return out.stdout.strip()
 
     def stop(self):
         subprocess.run(["scancel", self.job], check=False)
-        wait_for(lambda: self.state() not in ("RUNNING", "PENDING", "COMPLETING"), 60,
-                 f"Slurm job {self.job} to end")
+        wait_for(lambda: self.state() not in ("RUNNING", "PENDING", "COMPLETING"), 60, f"Slurm job {self.job} to end")

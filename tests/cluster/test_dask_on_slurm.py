@@ -11,13 +11,25 @@ import time
 from pathlib import Path
 
 import pytest
-
-from slurmkit import (ORDERS, DaskOnSlurm, files, rule_of, run, slurm_jobs, slurm_run_id, snakemake_cmd, tail,
-                      write_config)
+from slurmkit import (
+    ORDERS,
+    DaskOnSlurm,
+    files,
+    rule_of,
+    run,
+    slurm_jobs,
+    slurm_run_id,
+    snakemake_cmd,
+    tail,
+    write_config,
+)
 
 SWEEP = {"boards": [5, "3x4"], "orders": ORDERS, "chunk_runs": 120}
-RUNS = ["results/runs/board=5x5/part-0000.parquet", "results/runs/board=5x5/part-0001.parquet",
-        "results/runs/board=3x4/part-0000.parquet"]
+RUNS = [
+    "results/runs/board=5x5/part-0000.parquet",
+    "results/runs/board=5x5/part-0001.parquet",
+    "results/runs/board=3x4/part-0000.parquet",
+]
 
 
 @pytest.fixture
@@ -33,8 +45,9 @@ def test_sweep_on_a_dask_cluster_on_slurm(dask_cluster, tmp_path_factory):
     write_config(on_slurm / "cfg.yaml", {"sweep": SWEEP, "dask": {"scheduler_file": str(dask_cluster.file)}})
     write_config(local / "cfg.yaml", {"sweep": SWEEP, "dask": {"workers": 1}})
     with open(local / "snakemake.log", "w") as out:
-        ref = subprocess.Popen(snakemake_cmd(local, local / "cfg.yaml", RUNS, slurm=False),
-                               stdout=out, stderr=subprocess.STDOUT)
+        ref = subprocess.Popen(
+            snakemake_cmd(local, local / "cfg.yaml", RUNS, slurm=False), stdout=out, stderr=subprocess.STDOUT
+        )
         dask_cluster.wait_for_workers(1)
         log = on_slurm / "snakemake.log"
         res = run(snakemake_cmd(on_slurm, on_slurm / "cfg.yaml", RUNS), log, timeout=300)
@@ -46,8 +59,9 @@ def test_sweep_on_a_dask_cluster_on_slurm(dask_cluster, tmp_path_factory):
     assert sorted(rule_of(j) for j in jobs.values()) == ["sweep_chunk"] * len(RUNS)
     assert {j["NumCPUs"] for j in jobs.values()} == {"1"}  # the Dask workers do the work
     for path in RUNS:
-        sweep_log = on_slurm / "results/logs/sweep" / Path(path).parent.name.removeprefix("board=") / (
-            Path(path).stem + ".log")
+        sweep_log = (
+            on_slurm / "results/logs/sweep" / Path(path).parent.name.removeprefix("board=") / (Path(path).stem + ".log")
+        )
         assert f"compute on {dask_cluster.file}" in sweep_log.read_text()
         assert (on_slurm / path).read_bytes() == (local / path).read_bytes(), path
     assert files(on_slurm / "results/runs").keys() == files(local / "results/runs").keys()

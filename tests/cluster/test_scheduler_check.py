@@ -16,6 +16,7 @@ from knight.cluster import SCHEDULER_TIMEOUT, check_scheduler, dask_client
 # The in-process scheduler opens an HTTP port even without a dashboard; another cluster may hold 8787.
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use:UserWarning")
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -144,4 +145,3 @@ def test_bad_address_and_bad_arguments():
     with pytest.raises(ValueError, match="exclusive"):
         with dask_client(scheduler="tcp://a:1", scheduler_file="f.json"):
             pass
-

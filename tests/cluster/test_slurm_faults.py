@@ -9,8 +9,7 @@ from pathlib import Path
 from slurmkit import env, run, slurm_jobs, slurm_run_id, snakemake_cmd, submitted_in_log, tail, wait_for, write_config
 
 # One chunk of brute-force runs long enough (about 5 s of compute) to be cancelled inside.
-SWEEP = {"boards": [40], "starts": [[1, 1], [1, 2], [2, 1], [2, 2]], "engine": "brute",
-         "chunk_runs": 10_000_000}
+SWEEP = {"boards": [40], "starts": [[1, 1], [1, 2], [2, 1], [2, 2]], "engine": "brute", "chunk_runs": 10_000_000}
 RUNS = "results/runs/board=40x40/part-0000.parquet"
 
 
@@ -33,8 +32,11 @@ def test_cancelled_job_fails_and_a_rerun_gives_identical_results(slurm, tmp_path
     work, local = tmp_path_factory.mktemp("cancel"), tmp_path_factory.mktemp("local")
     for d in (work, local):
         write_config(d / "cfg.yaml", {"sweep": SWEEP, "dask": {"workers": 1}})
-    ref = subprocess.Popen(snakemake_cmd(local, local / "cfg.yaml", [RUNS], slurm=False),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    ref = subprocess.Popen(
+        snakemake_cmd(local, local / "cfg.yaml", [RUNS], slurm=False),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
 
     log = work / "snakemake.log"
     cmd = snakemake_cmd(work, work / "cfg.yaml", [RUNS], "--retries", "0")

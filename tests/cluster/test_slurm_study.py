@@ -10,21 +10,33 @@ import subprocess
 
 import polars as pl
 import pytest
-
-from slurmkit import (ORDERS, files, job_stats, rule_of, run, slurm_jobs, slurm_run_id, snakemake_cmd, submitted_in_log,
-                      tail, write_config)
+from slurmkit import (
+    ORDERS,
+    files,
+    job_stats,
+    rule_of,
+    run,
+    slurm_jobs,
+    slurm_run_id,
+    snakemake_cmd,
+    submitted_in_log,
+    tail,
+    write_config,
+)
 
 STUDY = {
     "sweep": {"boards": [5, "3x4"], "orders": ORDERS, "chunk_runs": 120},
     "dask": {"workers": 1},
     "queens": {
         "instances": [{"problem": "dominate", "n": 5, "k": 3}],
-        "workers": [1, 2], "max_threads": 2, "repeats": 1, "tasks": 4,
+        "workers": [1, 2],
+        "max_threads": 2,
+        "repeats": 1,
+        "tasks": 4,
         "sets": {"dominate": [[4, 2]], "place": [5]},
     },
     "exact": {
-        "backtrack": {"boards": [{"board": "3x4"}], "prune": ["none"], "orderings": ["warnsdorff"],
-                      "limit": 100000},
+        "backtrack": {"boards": [{"board": "3x4"}], "prune": ["none"], "orderings": ["warnsdorff"], "limit": 100000},
         "construct": {"boards": [6], "methods": ["seed"], "tours": []},
     },
 }
@@ -33,11 +45,24 @@ TARGETS = ["sweep_study", "queens_study", "exact_study"]
 GATHER_RULES = set(TARGETS)
 
 #: Outputs equal byte for byte: runs, aggregates, queens solutions, per-start solver answers.
-EXACT_BYTES = ["runs/**/*.parquet", "tables/**/*.parquet", "tables/*.csv", "queens/counts.parquet",
-               "queens/dominating_sets.parquet", "queens/placements.parquet", "exact/backtrack_starts.parquet"]
+EXACT_BYTES = [
+    "runs/**/*.parquet",
+    "tables/**/*.parquet",
+    "tables/*.csv",
+    "queens/counts.parquet",
+    "queens/dominating_sets.parquet",
+    "queens/placements.parquet",
+    "exact/backtrack_starts.parquet",
+]
 #: Timed outputs: equal row for row once their float (time-derived) columns are dropped.
-TIMED = ["queens/timings.parquet", "queens/speedup.parquet", "exact/backtrack/*.parquet",
-         "exact/backtrack_runs.parquet", "exact/backtrack_summary.parquet", "exact/construct.parquet"]
+TIMED = [
+    "queens/timings.parquet",
+    "queens/speedup.parquet",
+    "exact/backtrack/*.parquet",
+    "exact/backtrack_runs.parquet",
+    "exact/backtrack_summary.parquet",
+    "exact/construct.parquet",
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +74,9 @@ def study(slurm, tmp_path_factory):
     # The local reference runs beside the Slurm run: both mostly wait on job start-up.
     ref_log = local / "snakemake.log"
     with open(ref_log, "w") as out:
-        ref = subprocess.Popen(snakemake_cmd(local, local / "study.yaml", TARGETS, slurm=False),
-                               stdout=out, stderr=subprocess.STDOUT)
+        ref = subprocess.Popen(
+            snakemake_cmd(local, local / "study.yaml", TARGETS, slurm=False), stdout=out, stderr=subprocess.STDOUT
+        )
         res = run(snakemake_cmd(on_slurm, on_slurm / "study.yaml", TARGETS), on_slurm / "snakemake.log")
         assert ref.wait(timeout=600) == 0, tail(ref_log)
     assert res.returncode == 0, tail(on_slurm / "snakemake.log")

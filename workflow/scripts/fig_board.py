@@ -21,18 +21,30 @@ annotate = max(board.rows, board.cols) <= sm.params.annotate_max
 n_orders = int(starts["orders"].max()) if starts.height else 0
 
 figures = {
-    "ends_complete": (board_grid(board, ends["end"], ends["complete"], fill=0),
-                      f"{board.name}: complete tours ending on each square",
-                      "complete tours ending here (count)", "cividis"),
-    "ends_closed": (board_grid(board, ends["end"], ends["closed"], fill=0),
-                    f"{board.name}: closed tours ending on each square",
-                    "closed tours ending here (count)", "cividis"),
-    "failing": (board_grid(board, starts["start"], starts["failing"]),
-                f"{board.name}: failing tie orders per start (of {n_orders:,} run)",
-                "orders with no complete tour (count)", "viridis"),
-    "closed_starts": (board_grid(board, starts["start"], starts["closed"]),
-                      f"{board.name}: tie orders whose tour from this start closes",
-                      "orders giving a closed tour (count)", "viridis"),
+    "ends_complete": (
+        board_grid(board, ends["end"], ends["complete"], fill=0),
+        f"{board.name}: complete tours ending on each square",
+        "complete tours ending here (count)",
+        "cividis",
+    ),
+    "ends_closed": (
+        board_grid(board, ends["end"], ends["closed"], fill=0),
+        f"{board.name}: closed tours ending on each square",
+        "closed tours ending here (count)",
+        "cividis",
+    ),
+    "failing": (
+        board_grid(board, starts["start"], starts["failing"]),
+        f"{board.name}: failing tie orders per start (of {n_orders:,} run)",
+        "orders with no complete tour (count)",
+        "viridis",
+    ),
+    "closed_starts": (
+        board_grid(board, starts["start"], starts["closed"]),
+        f"{board.name}: tie orders whose tour from this start closes",
+        "orders giving a closed tour (count)",
+        "viridis",
+    ),
 }
 for name, (grid, title, label, cmap) in figures.items():
     fig = square_heatmap(grid, title=title, label=label, cmap=cmap, annotate=annotate, board=board)

@@ -11,12 +11,18 @@ log = script_logging(sm)
 board = parse_board(sm.wildcards.iboard)
 images = image_outcomes(board, sm.wildcards.order)
 panels = [
-    (f"{im['element']}: {im['order']}\n{im['complete']}/{board.size} complete, {im['closed']} closed",
-     im["codes"], im["unvisited"])
+    (
+        f"{im['element']}: {im['order']}\n{im['complete']}/{board.size} complete, {im['closed']} closed",
+        im["codes"],
+        im["unvisited"],
+    )
     for im in images
 ]
 fig = outcome_grid_figure(
-    board, panels, ncols=4, annotate=max(board.rows, board.cols) <= sm.params.annotate_max,
+    board,
+    panels,
+    ncols=4,
+    annotate=max(board.rows, board.cols) <= sm.params.annotate_max,
     title=f"{board.name}: outcome from each start under order {sm.wildcards.order} and its symmetric images g·o",
 )
 save(fig, sm.output.png, dpi=sm.params.dpi)

@@ -8,12 +8,20 @@ from knight.thesis import html_table
 
 sm = snakemake
 log = script_logging(sm)
-table = pl.read_parquet(sm.input.table).sort("rows", "cols").with_columns(
-    (pl.col("completion_rate") * 100).round(3).alias("completion_%"),
-    (pl.col("closed_rate") * 100).round(3).alias("closed_%"),
-).drop("completion_rate", "closed_rate")
-page = html_table(table, title="Warnsdorff runs per board: complete and closed tours",
-                  note="runs = starts x tie orders run; rates in % of runs.")
+table = (
+    pl.read_parquet(sm.input.table)
+    .sort("rows", "cols")
+    .with_columns(
+        (pl.col("completion_rate") * 100).round(3).alias("completion_%"),
+        (pl.col("closed_rate") * 100).round(3).alias("closed_%"),
+    )
+    .drop("completion_rate", "closed_rate")
+)
+page = html_table(
+    table,
+    title="Warnsdorff runs per board: complete and closed tours",
+    note="runs = starts x tie orders run; rates in % of runs.",
+)
 with atomic_path(sm.output[0]) as tmp:
     tmp.write_text(page)
 log.info("\n%s", table)

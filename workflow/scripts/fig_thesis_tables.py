@@ -28,16 +28,24 @@ n_orders, n_starts = orders.height, starts.height
 
 t58 = table58(orders)
 title58 = f"Table 58 ({board.name}): tie orders giving a complete tour from every start"
-note58 = (f"{t58.height:,} of {n_orders:,} orders run complete from all {n_starts:,} starts run; "
-          "closed = starts whose tour closes.")
-write_text(sm.output.t58_md, f"# {title58}\n\n{note58}\n\n" + markdown(t58, empty="No order completes from every start."))
+note58 = (
+    f"{t58.height:,} of {n_orders:,} orders run complete from all {n_starts:,} starts run; "
+    "closed = starts whose tour closes."
+)
+write_text(
+    sm.output.t58_md, f"# {title58}\n\n{note58}\n\n" + markdown(t58, empty="No order completes from every start.")
+)
 write_csv(t58, sm.output.t58_csv)
-write_text(sm.output.t58_html, html_table(t58, title=title58, note=note58, empty="No order completes from every start."))
+write_text(
+    sm.output.t58_html, html_table(t58, title=title58, note=note58, empty="No order completes from every start.")
+)
 
 t59 = table59(starts, board)
 title59 = f"Table 59 ({board.name}): failing tie orders from each start square"
-note59 = (f"Number of the {n_orders:,} orders run whose tour from the square (row, column; 1-based, "
-          "row 1 on top) is not complete; blank = start not run.")
+note59 = (
+    f"Number of the {n_orders:,} orders run whose tour from the square (row, column; 1-based, "
+    "row 1 on top) is not complete; blank = start not run."
+)
 write_text(sm.output.t59_md, f"# {title59}\n\n{note59}\n\n" + markdown(t59))
 write_csv(t59, sm.output.t59_csv)
 write_text(sm.output.t59_html, html_table(t59, title=title59, note=note59))

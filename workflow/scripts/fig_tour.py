@@ -14,6 +14,15 @@ result = run(board, board.from_human(int(w.row), int(w.col)), w.order)
 fig = tour_figure(result)
 save(fig, sm.output.png, dpi=sm.params.dpi)
 save(fig, sm.output.svg)
-log.info("%s from (%s, %s) under %s: visited %d/%d, complete=%s, closed=%s, end=%s",
-             board.name, w.row, w.col, w.order, result.visited, board.size, result.complete,
-             result.closed, board.human(result.end))
+log.info(
+    "%s from (%s, %s) under %s: visited %d/%d, complete=%s, closed=%s, end=%s",
+    board.name,
+    w.row,
+    w.col,
+    w.order,
+    result.visited,
+    board.size,
+    result.complete,
+    result.closed,
+    board.human(result.end),
+)

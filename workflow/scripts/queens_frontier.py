@@ -16,11 +16,17 @@ result = dominate(n, k, tasks=units, store=Path(sm.input[0]).parent)  # every un
 if result.resumed != result.tasks:
     raise RuntimeError(f"dominate n={n} k={k}: {result.tasks - result.resumed} unit(s) were searched again")
 want, want_classes = published("dominate", n, k)
-summary = {"n": n, "k": k, "units": result.tasks, "solutions": result.solutions, "classes": result.classes,
-           "cpu_seconds": round(result.cpu_seconds, 3), "published_solutions": want,
-           "published_classes": want_classes,
-           "matches": (want is None or want == result.solutions)
-           and (want_classes is None or want_classes == result.classes)}
+summary = {
+    "n": n,
+    "k": k,
+    "units": result.tasks,
+    "solutions": result.solutions,
+    "classes": result.classes,
+    "cpu_seconds": round(result.cpu_seconds, 3),
+    "published_solutions": want,
+    "published_classes": want_classes,
+    "matches": (want is None or want == result.solutions) and (want_classes is None or want_classes == result.classes),
+}
 if not summary["matches"]:
     raise RuntimeError(f"dominate n={n} k={k}: counts differ from the published ones: {summary}")
 write_solutions(classes_frame(result), sm.output.classes)

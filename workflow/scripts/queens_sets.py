@@ -9,8 +9,14 @@ from knight.queens.published import published
 from knight.queens.tables import SCHEMA, solutions_frame, write_solutions
 
 COUNT_SCHEMA = {
-    "problem": pl.String, "n": pl.Int32, "k": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64,
-    "published_solutions": pl.Int64, "published_classes": pl.Int64, "matches": pl.Boolean,
+    "problem": pl.String,
+    "n": pl.Int32,
+    "k": pl.Int32,
+    "solutions": pl.Int64,
+    "classes": pl.Int64,
+    "published_solutions": pl.Int64,
+    "published_classes": pl.Int64,
+    "matches": pl.Boolean,
 }
 
 sm = snakemake
@@ -30,10 +36,28 @@ for problem, n, k in runs:
         raise RuntimeError(f"{problem} n={n} k={k}: table and search disagree on classes")
     want, want_classes = published(problem, n, k)
     ok = (want is None or want == result.solutions) and (want_classes is None or want_classes == result.classes)
-    counts.append(dict(problem=problem, n=n, k=k, solutions=result.solutions, classes=result.classes,
-                       published_solutions=want, published_classes=want_classes, matches=ok))
-    log.info("%s n=%d k=%d: %d solutions, %d classes (published %s, %s)",
-             problem, n, k, result.solutions, result.classes, want, want_classes)
+    counts.append(
+        dict(
+            problem=problem,
+            n=n,
+            k=k,
+            solutions=result.solutions,
+            classes=result.classes,
+            published_solutions=want,
+            published_classes=want_classes,
+            matches=ok,
+        )
+    )
+    log.info(
+        "%s n=%d k=%d: %d solutions, %d classes (published %s, %s)",
+        problem,
+        n,
+        k,
+        result.solutions,
+        result.classes,
+        want,
+        want_classes,
+    )
 table = pl.DataFrame(counts, schema=COUNT_SCHEMA, orient="row")
 bad = table.filter(~pl.col("matches"))
 if len(bad):

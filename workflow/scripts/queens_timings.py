@@ -8,7 +8,11 @@ sm = snakemake
 log = script_logging(sm)
 log.info("threads given by Snakemake: %d", sm.threads)
 timings = run_study(
-    sm.params.instances, sm.params.workers, sm.params.repeats, sm.params.tasks,
-    threads=sm.threads, log=LineLogger(log),
+    sm.params.instances,
+    sm.params.workers,
+    sm.params.repeats,
+    sm.params.tasks,
+    threads=sm.threads,
+    log=LineLogger(log),
 )
 write_frame(timings, sm.output.parquet)

@@ -11,5 +11,13 @@ n, k, units = sm.params.instance
 unit = int(sm.wildcards.unit)
 store = Path(sm.output[0]).parent
 result = dominate(n, k, tasks=units, store=store, only=[unit])
-log.info("dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s", n, k, unit, units,
-         result.solutions, result.classes, result.cpu_seconds)
+log.info(
+    "dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s",
+    n,
+    k,
+    unit,
+    units,
+    result.solutions,
+    result.classes,
+    result.cpu_seconds,
+)

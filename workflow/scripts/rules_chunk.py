@@ -21,5 +21,13 @@ with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
     result = run_chunk(study, rule, k, client=client)
 write_parquet(result.table, sm.output.runs, row_group_size=1 << 20)
 write_parquet(result.times, sm.output.times)
-log.info("study %s rule %s chunk %d: %d runs, %d knight steps, %.3f s on %s", study.name, rule, k,
-         result.table.num_rows, result.steps, result.seconds, dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)")
+log.info(
+    "study %s rule %s chunk %d: %d runs, %d knight steps, %.3f s on %s",
+    study.name,
+    rule,
+    k,
+    result.table.num_rows,
+    result.steps,
+    result.seconds,
+    dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)",
+)

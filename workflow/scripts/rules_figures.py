@@ -26,8 +26,9 @@ def panels(frame, value, *, band=False, events=False):
     out = []
     for (study,), part in frame.sort("study", "rule", "rows").group_by(["study"], maintain_order=True):
         if part["rows"].n_unique() == 1:
-            out.append((f"study {study} ({part['rows'][0]}x{part['rows'][0]})", "bars",
-                        dict(zip(part["rule"], part[value]))))
+            out.append(
+                (f"study {study} ({part['rows'][0]}x{part['rows'][0]})", "bars", dict(zip(part["rule"], part[value])))
+            )
             continue
         lines, marks = {}, {}
         for (rule,), r in part.group_by(["rule"], maintain_order=True):
@@ -43,27 +44,50 @@ def panels(frame, value, *, band=False, events=False):
     return out
 
 
-write(rule_curves_figure(panels(completion, "completion_rate", band=True, events=True),
-                         ylabel="runs giving a complete tour (%)", percent=True,
-                         title="Complete tours against N, by tie-break rule (bands: 95 % intervals of random rules)"),
-      "completion")
+write(
+    rule_curves_figure(
+        panels(completion, "completion_rate", band=True, events=True),
+        ylabel="runs giving a complete tour (%)",
+        percent=True,
+        title="Complete tours against N, by tie-break rule (bands: 95 % intervals of random rules)",
+    ),
+    "completion",
+)
 per_run = times.with_columns((pl.col("seconds") / pl.col("runs")).alias("seconds_per_run"))
-write(rule_curves_figure(panels(per_run, "seconds_per_run"), ylabel="compute time per run (s)", log=True,
-                         title="Time of one run against N, by tie-break rule (figures 18-19)"), "time")
+write(
+    rule_curves_figure(
+        panels(per_run, "seconds_per_run"),
+        ylabel="compute time per run (s)",
+        log=True,
+        title="Time of one run against N, by tie-break rule (figures 18-19)",
+    ),
+    "time",
+)
 
 curves = []
 for (study,), part in retries.sort("study", "rows", "after").group_by(["study"], maintain_order=True):
     sizes = part["rows"].unique().sort().to_list()
     pick = sizes if len(sizes) <= 8 else [sizes[i] for i in np.linspace(0, len(sizes) - 1, 8).round().astype(int)]
-    lines = {f"{n}x{n}": (p["after"], p["incomplete_rate"], None, None)
-             for (n,), p in part.filter(pl.col("rows").is_in(pick)).group_by(["rows"], maintain_order=True)}
+    lines = {
+        f"{n}x{n}": (p["after"], p["incomplete_rate"], None, None)
+        for (n,), p in part.filter(pl.col("rows").is_in(pick)).group_by(["rows"], maintain_order=True)
+    }
     curves.append((f"study {study}: random-order", "lines", lines))
-write(rule_curves_figure(curves or [("no random-order runs", "lines", {})], ylabel="runs still incomplete (%)",
-                         percent=True, xlabel="attempts a",
-                         title="Tours still incomplete after a attempts of random-order (figure 20)"), "retries")
+write(
+    rule_curves_figure(
+        curves or [("no random-order runs", "lines", {})],
+        ylabel="runs still incomplete (%)",
+        percent=True,
+        xlabel="attempts a",
+        title="Tours still incomplete after a attempts of random-order (figure 20)",
+    ),
+    "retries",
+)
 
-for value, name, what in (("complete_ends", "ends", "complete tours ending on each square (figure 27)"),
-                          ("closed_starts", "closed_starts", "closed tours starting on each square (figure 28)")):
+for value, name, what in (
+    ("complete_ends", "ends", "complete tours ending on each square (figure 27)"),
+    ("closed_starts", "closed_starts", "closed tours starting on each square (figure 28)"),
+):
     grids = []
     square = ends.filter(pl.col("rows") == pl.col("cols"))
     for (study, rule), part in square.sort("study", "rule").group_by(["study", "rule"], maintain_order=True):
@@ -74,6 +98,12 @@ for value, name, what in (("complete_ends", "ends", "complete tours ending on ea
         for n in pick:
             p = part.filter(pl.col("rows") == n)
             grids.append((f"{study}/{rule} {n}x{n}", board_grid(Board(n, n), p["square"], p[value], fill=0)))
-    write(square_multiples_figure(grids or [("none", np.zeros((1, 1)))], label="share of the board's maximum",
-                                  title=f"Tie-break rules: {what}"), name)
+    write(
+        square_multiples_figure(
+            grids or [("none", np.zeros((1, 1)))],
+            label="share of the board's maximum",
+            title=f"Tie-break rules: {what}",
+        ),
+        name,
+    )
 log.info("figures written from %d completion rows", completion.height)

@@ -29,10 +29,9 @@ single = pl.col("study").is_in([n for n, s in studies.items() if s["orders"] == 
 every_start = pl.col("study").is_in([n for n, s in studies.items() if s["starts"] == "all"])
 deterministic = ~pl.col("rule").is_in(list(RANDOM_RULES))
 
-times = pl.concat([
-    pl.scan_parquet(p).with_columns(pl.lit(Path(p).parts[-3].split("=", 1)[1]).alias("study"))
-    for p in sm.input.times
-])
+times = pl.concat(
+    [pl.scan_parquet(p).with_columns(pl.lit(Path(p).parts[-3].split("=", 1)[1]).alias("study")) for p in sm.input.times]
+)
 tables = {
     "completion": rule_tables.completion(runs),
     "failures": rule_tables.failures(runs.filter(single)),
@@ -47,18 +46,41 @@ frames = dict(zip(tables, pl.collect_all(list(tables.values()))))
 # Studies over many tie orders: the sweep's order table (table 58) per study, rule and board,
 # with the symmetry check (orders of one class agree) when every start was run.
 order_frames = []
-many = runs.filter(~single).select("study", "rule", "rows", "cols").unique().collect().sort("study", "rule", "rows", "cols")
+many = (
+    runs.filter(~single)
+    .select("study", "rule", "rows", "cols")
+    .unique()
+    .collect()
+    .sort("study", "rule", "rows", "cols")
+)
 for study, rule, rows, cols in many.iter_rows():
-    part = runs.filter((pl.col("study") == study) & (pl.col("rule") == rule) & (pl.col("rows") == rows)
-                       & (pl.col("cols") == cols))
+    part = runs.filter(
+        (pl.col("study") == study) & (pl.col("rule") == rule) & (pl.col("rows") == rows) & (pl.col("cols") == cols)
+    )
     got = board_tables(part, Board(rows, cols), check_classes=studies[study]["starts"] == "all")
     order_frames.append(got["orders"].select(pl.lit(study).alias("study"), pl.lit(rule).alias("rule"), pl.all()))
-    log.info("%s/%s %dx%d: %d orders complete from every start", study, rule, rows, cols,
-             got["orders"]["complete_all"].sum())
-frames["orders"] = pl.concat(order_frames) if order_frames else pl.DataFrame(
-    schema={"study": pl.String, "rule": pl.String, "rows": pl.UInt16, "cols": pl.UInt16, "order": pl.UInt16,
-            "order_string": pl.String, "class_id": pl.UInt16, "starts": pl.UInt32, "complete": pl.UInt32,
-            "closed": pl.UInt32, "complete_all": pl.Boolean})
+    log.info(
+        "%s/%s %dx%d: %d orders complete from every start", study, rule, rows, cols, got["orders"]["complete_all"].sum()
+    )
+frames["orders"] = (
+    pl.concat(order_frames)
+    if order_frames
+    else pl.DataFrame(
+        schema={
+            "study": pl.String,
+            "rule": pl.String,
+            "rows": pl.UInt16,
+            "cols": pl.UInt16,
+            "order": pl.UInt16,
+            "order_string": pl.String,
+            "class_id": pl.UInt16,
+            "starts": pl.UInt32,
+            "complete": pl.UInt32,
+            "closed": pl.UInt32,
+            "complete_all": pl.Boolean,
+        }
+    )
+)
 
 for name, frame in frames.items():
     flat = frame.with_columns(pl.col(c).list.join(" ") for c, t in frame.schema.items() if t == pl.List(pl.String))
@@ -73,14 +95,20 @@ def write_text(path, text):
         tmp.write_text(text)
 
 
-t57 = frames["table57"].with_columns(
-    pl.format("{}x{}", "rows", "cols").alias("board"),
-    pl.col("closed_starts").list.head(8).list.join(" ").alias("closing starts (first 8)"),
-).select("study", "rule", "board", "starts", "complete", "closed", "closing starts (first 8)")
-write_text(sm.output.table57_md,
-           "# Table 57: tours from every start under one order\n\n"
-           "Per board: starts run, complete tours, closed tours, and the first closing starts (row, col).\n\n"
-           + markdown(t57, empty="No study runs one order from every start."))
+t57 = (
+    frames["table57"]
+    .with_columns(
+        pl.format("{}x{}", "rows", "cols").alias("board"),
+        pl.col("closed_starts").list.head(8).list.join(" ").alias("closing starts (first 8)"),
+    )
+    .select("study", "rule", "board", "starts", "complete", "closed", "closing starts (first 8)")
+)
+write_text(
+    sm.output.table57_md,
+    "# Table 57: tours from every start under one order\n\n"
+    "Per board: starts run, complete tours, closed tours, and the first closing starts (row, col).\n\n"
+    + markdown(t57, empty="No study runs one order from every start."),
+)
 sc = frames["squirrel_cull"]
 failing = sc.filter(~pl.col("complete"))
 CLAIMS = (
@@ -93,20 +121,37 @@ CLAIMS = (
 boards = f"{sc.height} boards run ({', '.join(sorted(set(sc['study'])))})"
 if failing.height:
     ms = ", ".join(f"m = {m} ({v:,} of {q:,} squares)" for m, v, q in failing.select("m", "visited", "squares").rows())
-    verdict = (f"{boards}: every one gives a full tour except {ms}. Their own program (config.py and tour.py of "
-               "that repository, restated) stops on the same square, so the table as published does not give a "
-               "tour there: a counter-example to the claim of tours for every board up to 1000.")
+    verdict = (
+        f"{boards}: every one gives a full tour except {ms}. Their own program (config.py and tour.py of "
+        "that repository, restated) stops on the same square, so the table as published does not give a "
+        "tour there: a counter-example to the claim of tours for every board up to 1000."
+    )
 else:
     verdict = f"{boards}: every one gives a full tour, as claimed."
-write_text(sm.output.squirrel_cull_md,
-           "# Squirrel and Cull's switched orders from (1, 1)\n\n" + CLAIMS + "\n\n" + verdict + "\n\n"
-           + markdown(failing.select("study", "m", "visited", "squares", "covered"),
-                      empty="No board without a full tour."))
-write_text(sm.output.squirrel_cull_html,
-           html_table(failing.select("study", "m", "visited", "squares", "covered"),
-                      title="Squirrel and Cull's switched orders: boards without a full tour",
-                      note=CLAIMS + " " + verdict, empty="No board without a full tour."))
-write_text(sm.output.table57_html,
-           html_table(t57, title="Table 57: tours from every start under one order",
-                      note="Per board: starts run, complete tours, closed tours, first closing starts (row, col).",
-                      empty="No study runs one order from every start."))
+write_text(
+    sm.output.squirrel_cull_md,
+    "# Squirrel and Cull's switched orders from (1, 1)\n\n"
+    + CLAIMS
+    + "\n\n"
+    + verdict
+    + "\n\n"
+    + markdown(failing.select("study", "m", "visited", "squares", "covered"), empty="No board without a full tour."),
+)
+write_text(
+    sm.output.squirrel_cull_html,
+    html_table(
+        failing.select("study", "m", "visited", "squares", "covered"),
+        title="Squirrel and Cull's switched orders: boards without a full tour",
+        note=CLAIMS + " " + verdict,
+        empty="No board without a full tour.",
+    ),
+)
+write_text(
+    sm.output.table57_html,
+    html_table(
+        t57,
+        title="Table 57: tours from every start under one order",
+        note="Per board: starts run, complete tours, closed tours, first closing starts (row, col).",
+        empty="No study runs one order from every start.",
+    ),
+)

@@ -7,6 +7,12 @@ from knight.sweep import RUNS_SCHEMA, SweepSpec
 sm = snakemake
 log = script_logging(sm)
 spec = SweepSpec.from_config(sm.wildcards.board, sm.params)
-manifest = write_manifest(sm.output[0].rsplit("/", 1)[0], sm.input, rows=spec.chunk_rows(),
-                          schema=RUNS_SCHEMA, board=spec.board.name, rule=spec.rule)
+manifest = write_manifest(
+    sm.output[0].rsplit("/", 1)[0],
+    sm.input,
+    rows=spec.chunk_rows(),
+    schema=RUNS_SCHEMA,
+    board=spec.board.name,
+    rule=spec.rule,
+)
 log.info("%s: %d files, %d rows", spec.board.name, len(manifest["parts"]), manifest["rows"])

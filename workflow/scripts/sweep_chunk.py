@@ -16,6 +16,11 @@ with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
 write_chunk(result, sm.output[0])
 log.info(
     "board %s chunk %d engine %s: %d runs, %d knight steps, %.3f s compute on %s",
-    spec.board.name, chunk, spec.engine, result.table.num_rows, result.steps, result.seconds,
+    spec.board.name,
+    chunk,
+    spec.engine,
+    result.table.num_rows,
+    result.steps,
+    result.seconds,
     dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)",
 )
