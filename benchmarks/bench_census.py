@@ -75,7 +75,9 @@ def main() -> None:
     ap.add_argument("--job-overhead", type=float, default=8.0, help="seconds a job spends starting (Slurm: 5-8 s)")
     args = ap.parse_args()
 
-    sweep(SweepSpec(Board(5, 5)), None)  # compile the kernels before timing
+    warm = SweepSpec(Board(5, 5))  # compile both engines' kernels before timing
+    sweep(warm, None)
+    brute_orbit(warm.board, warm.orbits()[0][:1], warm.ranks)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.boards:

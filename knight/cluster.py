@@ -180,6 +180,10 @@ def dask_client(
             processes=False,
             dashboard_address=None,
             silence_logs=logging.ERROR,
+            # Threads of one process: each worker would see the whole process's memory and
+            # pause at 80 % of its share of the limit (a Slurm job's --mem reaches Dask as
+            # RLIMIT_RSS), so a 2-thread job with a small --mem would wait for ever.
+            memory_limit=0,
         ) as cluster,
         Client(cluster, set_as_default=False) as client,
     ):

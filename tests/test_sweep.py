@@ -105,3 +105,22 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path, monkeypatch):
         write_parquet(pa.table({"a": [2]}), target)
     assert target.read_bytes() == before  # the old file is untouched
     assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]  # no temporary left
+
+
+def test_local_cluster_ignores_a_small_memory_limit():
+    """A Slurm job's --mem reaches Dask as RLIMIT_RSS; thread workers of one process must not
+    pause on it (a 2-thread sweep job with --mem=360M waited for ever)."""
+    import subprocess
+    import sys
+
+    code = """
+import resource
+resource.setrlimit(resource.RLIMIT_RSS, (300 * 2**20, resource.getrlimit(resource.RLIMIT_RSS)[1]))
+from knight.board import Board
+from knight.cluster import dask_client
+from knight.sweep import SweepSpec, run_chunk
+with dask_client(2) as client:
+    print(run_chunk(SweepSpec(Board(5, 5)), 0, client=client).table.num_rows)
+"""
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "1008000", res.stderr[-2000:]
