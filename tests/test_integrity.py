@@ -217,3 +217,28 @@ def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, 
     assert res.returncode != 0 and time.perf_counter() - t0 < 30
     assert "config key dask: dask scheduler" in res.stderr and named in res.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_code_hashes_cover_what_each_script_imports(repo):
+    """The code a rule's hash covers (knight.codehash, static) includes every knight module
+    its script really imports when run (its imports executed in a fresh process)."""
+    import ast
+
+    from knight.codehash import NEUTRAL, code_files
+
+    scripts = sorted((p for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py")))
+    for name in scripts:
+        path = os.path.join(repo, "workflow", "scripts", name)
+        tree = ast.parse(open(path).read())
+        imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+        probe = "\n".join([*imports, "import sys", "print(' '.join(sys.modules))"])
+        res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0, (name, res.stderr[-1000:])
+        loaded = {m for m in res.stdout.split() if m.split(".")[0] == "knight"}
+        covered = {
+            os.path.relpath(str(p), os.path.join(repo, "knight")).removesuffix(".py").replace(os.sep, ".")
+            for p in code_files(path)
+        }
+        covered = {("knight." + c).removesuffix(".__init__") for c in covered} | {"knight"}
+        missing = {m for m in loaded if m not in covered and m not in NEUTRAL}
+        assert not missing, (name, missing)
