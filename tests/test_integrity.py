@@ -226,7 +226,7 @@ def test_code_hashes_cover_what_each_script_imports(repo):
 
     from knight.codehash import NEUTRAL, code_files
 
-    scripts = sorted((p for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py")))
+    scripts = sorted(p for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py"))
     for name in scripts:
         path = os.path.join(repo, "workflow", "scripts", name)
         tree = ast.parse(open(path).read())
