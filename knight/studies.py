@@ -29,10 +29,10 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from knight.board import Board, parse_boards, parse_square
+from knight.board import Board, parse_boards
 from knight.orders import N_ORDERS
 from knight.orders import rank as order_rank
-from knight.sweep import SweepSpec, chunk_tasks
+from knight.sweep import SweepSpec, chunk_tasks, parse_starts
 from knight.tiebreak import ORDER_RULES, RANDOM_RULES, rule_code
 
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
@@ -206,14 +206,11 @@ class Study:
 
     def start_squares(self, board: Board) -> np.ndarray:
         """The study's start squares on ``board`` (indices, sorted)."""
-        if self.starts == "all":
-            return np.arange(board.size, dtype=np.int64)
-        if self.starts == "corner":
-            return np.zeros(1, dtype=np.int64)
-        return np.unique(np.array([parse_square(board, p) for p in self.starts], dtype=np.int64))
+        return np.unique(parse_starts(board, self.starts if isinstance(self.starts, str) else list(self.starts)))
 
-    def tree(self, rule: str) -> bool:
-        """True when ``rule`` runs under many tie orders (tree chunks)."""
+    @property
+    def over_orders(self) -> bool:
+        """True when the study runs many tie orders (tree chunks), not each rule's own."""
         return self.orders != "default"
 
     def ranks(self, rule: str) -> np.ndarray:
@@ -234,7 +231,7 @@ class Study:
 
     @cached_property
     def _chunks(self) -> dict[str, list[Chunk]]:
-        return {s.rule: (self._tree_chunks(s) if self.tree(s.rule) else self._walk_chunks(s)) for s in self.rules}
+        return {s.rule: (self._tree_chunks(s) if self.over_orders else self._walk_chunks(s)) for s in self.rules}
 
     def _walk_chunks(self, spec: RuleSpec) -> list[Chunk]:
         chunks: list[Chunk] = []
