@@ -13,7 +13,7 @@ rule board_tables:
     conda:
         "../envs/knight.yaml"
     resources:
-        mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 5000,
+        mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 40000,
         runtime=30,
     params:
         starts=SWEEP["starts"],
