@@ -177,6 +177,16 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
 
 
 @nb.njit(nogil=True, cache=True)
+def _scratch(cols):
+    """The walk's move offsets on a padded board of ``cols`` columns, and its scratch:
+    (offsets, ooff, omove, one_switch)."""
+    offsets = np.empty(8, np.int64)
+    for k in range(8):
+        offsets[k] = _DR[k] * (cols + 4) + _DC[k]
+    return offsets, np.empty(8, np.int64), np.empty(8, np.int64), np.full(1, -1, np.int64)
+
+
+@nb.njit(nogil=True, cache=True)
 def _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out):
     """Write row ``i``: a run of ``n`` squares from padded ``p0`` ending on padded ``pend``."""
     closed = False
@@ -224,12 +234,7 @@ def run_batch(
     """
     width = cols + 4
     size = rows * cols
-    offsets = np.empty(8, np.int64)
-    for k in range(8):
-        offsets[k] = _DR[k] * width + _DC[k]
-    ooff = np.empty(8, np.int64)
-    omove = np.empty(8, np.int64)
-    one_switch = np.full(1, -1, np.int64)
+    offsets, ooff, omove, one_switch = _scratch(cols)
     nt = trials.shape[0]
     walks = starts.shape[0] * nt * (retries if rule == RANDOM_ORDER else 1)
     fill_degrees(deg, rows, cols)
@@ -303,12 +308,7 @@ def run_pairs(
     (uint8[40320, 8]). ``deg`` is a scratch padded int8 board. Returns the knight steps."""
     width = cols + 4
     size = rows * cols
-    offsets = np.empty(8, np.int64)
-    for k in range(8):
-        offsets[k] = _DR[k] * width + _DC[k]
-    ooff = np.empty(8, np.int64)
-    omove = np.empty(8, np.int64)
-    one_switch = np.full(1, -1, np.int64)
+    offsets, ooff, omove, one_switch = _scratch(cols)
     no_path = np.empty(0, np.int32)
     order = np.empty((1, 8), np.uint8)
     fill_degrees(deg, rows, cols)

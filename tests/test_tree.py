@@ -60,7 +60,7 @@ def test_full_sweep_matches_brute_9_10(name):
 
 
 def test_totals_match_conventions():
-    """Published brute-force totals of CONVENTIONS.md, from the tree engine."""
+    """Published brute-force totals (docs/conventions.md), from the tree engine."""
     for n, complete, closed in ((5, 376_320, 0), (6, 1_431_808, 182_448)):
         board = Board(n, n)
         rows = [tree_orbit(board, orbit, ALL) for orbit in group(board).start_orbits()]

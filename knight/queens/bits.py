@@ -39,6 +39,17 @@ def lowbit_index(typingctx, x):
 
 
 @njit(nogil=True, cache=True)
+def pop_lowest(bits, d):
+    """Remove and return the lowest square of the bitboard ``bits[d]`` (uint64[.., W]), or -1."""
+    for w in range(bits.shape[1]):
+        if bits[d, w] != np.uint64(0):
+            q = 64 * w + np.int64(lowbit_index(bits[d, w]))
+            bits[d, w] &= bits[d, w] - np.uint64(1)
+            return q
+    return -1
+
+
+@njit(nogil=True, cache=True)
 def bit_stats(x):
     """``(popcount, lowest set bit index)`` of a uint64; a compiled probe for tests."""
     return popcount(x), lowbit_index(x)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from knight.queens.bits import full_board, lowbit_index, popcount, queen_cover
+from knight.queens.bits import full_board, lowbit_index, pop_lowest, popcount, queen_cover
 from knight.queens.symmetry import _insertion_sort, set_orbit, square_images
 
 _ONE = np.uint64(1)
@@ -137,17 +137,6 @@ def _choose(d, q, cover, cov, forb, chosen):
 
 
 @njit(nogil=True, cache=True)
-def _pop_lowest(cand, d):
-    """Remove and return the lowest square left in the bitboard ``cand[d]``, or -1."""
-    for w in range(cand.shape[1]):
-        if cand[d, w] != _ZERO:
-            q = 64 * w + np.int64(lowbit_index(cand[d, w]))
-            cand[d, w] &= cand[d, w] - _ONE
-            return q
-    return -1
-
-
-@njit(nogil=True, cache=True)
 def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
     """Finish every node; return ``(solutions, classes, sets, nodes_visited)``.
 
@@ -207,7 +196,7 @@ def solve_nodes(cover, full, images, k, node_chosen, node_forb, keep):
                 d -= 1
                 continue
             # Pop the lowest remaining candidate at depth d.
-            q = _pop_lowest(cand, d)
+            q = pop_lowest(cand, d)
             if q < 0:
                 if d == D:
                     break
@@ -246,7 +235,7 @@ def _frontier(cover, full, k, depth):
     if state == 0:
         return out_c[:0], out_f[:0]
     while True:
-        q = _pop_lowest(cand, d)
+        q = pop_lowest(cand, d)
         if q < 0:
             if d == 0:
                 break

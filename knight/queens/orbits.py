@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from knight.queens.bits import full_board, lowbit_index, popcount, queen_cover, words
+from knight.queens.bits import full_board, lowbit_index, pop_lowest, popcount, queen_cover, words
 from knight.queens.symmetry import _insertion_sort, square_images
 
 _ONE = np.uint64(1)
@@ -361,17 +361,6 @@ def _descend(d, q, cover, lines, unc, allowed, cu, ca, n_unc):
 
 
 @njit(nogil=True, cache=True)
-def _pop(cand, d):
-    """Remove and return the lowest square of ``cand[d]``, or -1."""
-    for w in range(cand.shape[1]):
-        if cand[d, w] != _ZERO:
-            q = 64 * w + np.int64(lowbit_index(cand[d, w]))
-            cand[d, w] &= cand[d, w] - _ONE
-            return q
-    return -1
-
-
-@njit(nogil=True, cache=True)
 def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_forb, stop, keep, opts):
     """Finish the nodes, or (``stop`` > 0) list the live nodes at depth ``stop``.
 
@@ -445,7 +434,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
             if state == 4:
                 # Two queens left: each candidate, then every queen covering the rest.
                 while True:
-                    q = _pop(cand, d)
+                    q = pop_lowest(cand, d)
                     if q < 0:
                         break
                     allowed[d, q >> 6] ^= _ONE << np.uint64(q & 63)
@@ -500,7 +489,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                 # Record: the finished set, or each last queen covering everything.
                 while True:
                     if state == 2:
-                        q = _pop(cand, d)
+                        q = pop_lowest(cand, d)
                         if q < 0:
                             break
                         chosen[d] = q
@@ -525,7 +514,7 @@ def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_for
                         x &= x - _ONE
                         _drop(0, s, allowed, ca, lines)
                     cand[0, w] &= ~orbit[last_root, w]
-            q = _pop(cand, d)
+            q = pop_lowest(cand, d)
             if q < 0:
                 if d == D:
                     break
