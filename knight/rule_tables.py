@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from knight.tables import square_coords
 from knight.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
@@ -76,20 +77,11 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def _square(col: str, prefix: str) -> list[pl.Expr]:
-    sq = pl.col(col).cast(pl.Int64)
-    cols = pl.col("cols").cast(pl.Int64)
-    return [
-        (sq // cols + 1).cast(pl.UInt16).alias(f"{prefix}row"),
-        (sq % cols + 1).cast(pl.UInt16).alias(f"{prefix}col"),
-    ]
-
-
 def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
     """The thesis's table 57 from runs of one order from every start: per study, rule
     and board, starts run, complete and closed tours, and the starts whose tour closes
     (1-based ``(row, col)`` as text)."""
-    label = pl.format("({},{})", *_square("start", "s_"))
+    label = pl.format("({},{})", *square_coords("start", "s_"))
     return (
         runs.sort(*KEYS, "start")
         .group_by(KEYS, maintain_order=True)
@@ -146,7 +138,7 @@ def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
     )
     return (
         ending.join(starting, on=[*KEYS, "square"], how="full", coalesce=True)
-        .with_columns(pl.col("complete_ends", "closed_starts").fill_null(0), *_square("square", ""))
+        .with_columns(pl.col("complete_ends", "closed_starts").fill_null(0), *square_coords("square"))
         .select(*KEYS, "square", "row", "col", "complete_ends", "closed_starts")
         .sort(*KEYS, "square")
     )

@@ -40,7 +40,7 @@ from knight.tiebreak import (
     narrow,
     rule_code,
 )
-from knight.warnsdorff import Run
+from knight.warnsdorff import Run, record_row
 
 #: Degree given to margin squares and to a square when it is visited. Later decrements
 #: (at most 8) leave it at least ``BLOCKED - 8``, far above any true degree (0..8).
@@ -187,21 +187,6 @@ def _scratch(cols):
 
 
 @nb.njit(nogil=True, cache=True)
-def _record(i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out):
-    """Write row ``i``: a run of ``n`` squares from padded ``p0`` ending on padded ``pend``."""
-    closed = False
-    if n == size:
-        for k in range(8):
-            if pend + offsets[k] == p0:
-                closed = True
-    visited_out[i] = n
-    end_out[i] = (pend // width - 2) * cols + pend % width - 2
-    complete_out[i] = n == size
-    closed_out[i] = closed
-    ties_out[i] = ties
-
-
-@nb.njit(nogil=True, cache=True)
 def run_batch(
     rule,
     rows,
@@ -280,7 +265,7 @@ def run_batch(
                 if rule != RANDOM_ORDER or n == size or attempt == retries:
                     break
             attempts_out[row] = attempt
-            _record(
+            record_row(
                 row,
                 n,
                 ties,
@@ -324,7 +309,7 @@ def run_pairs(
             rule, deg, offsets, width, rows, cols, p0, order, one_switch, np.uint64(0), no_path, ooff, omove
         )
         steps += n - 1
-        _record(
+        record_row(
             i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out
         )
     return steps

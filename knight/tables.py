@@ -43,7 +43,9 @@ def order_catalogue(board: Board) -> pl.LazyFrame:
     )
 
 
-def _square_coords(expr_square: str, out_prefix: str = "") -> list[pl.Expr]:
+def square_coords(expr_square: str, out_prefix: str = "") -> list[pl.Expr]:
+    """Columns ``{out_prefix}row`` and ``{out_prefix}col`` (1-based, uint16) of the square
+    index column ``expr_square`` on a board of ``cols`` columns."""
     sq = pl.col(expr_square).cast(pl.Int64)
     cols = pl.col("cols").cast(pl.Int64)
     return [
@@ -95,7 +97,7 @@ def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("complete").sum().cast(pl.UInt32).alias("complete"),
             pl.col("closed").sum().cast(pl.UInt32).alias("closed"),
         )
-        .with_columns((pl.col("orders") - pl.col("complete")).alias("failing"), *_square_coords("start"))
+        .with_columns((pl.col("orders") - pl.col("complete")).alias("failing"), *square_coords("start"))
         .select([*_BOARD_KEYS, "start", "row", "col", "orders", "complete", "failing", "closed"])
         .sort([*_BOARD_KEYS, "start"])
     )
@@ -143,7 +145,7 @@ def ends(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
     )
     return (
         squares.join(counts, on=[*_BOARD_KEYS, "end"], how="left")
-        .with_columns(pl.col("complete", "closed").fill_null(0), *_square_coords("end"))
+        .with_columns(pl.col("complete", "closed").fill_null(0), *square_coords("end"))
         .select([*_BOARD_KEYS, "end", "row", "col", "complete", "closed"])
         .sort([*_BOARD_KEYS, "end"])
     )

@@ -85,6 +85,24 @@ def _walk(deg0, offsets, start, order, deg, path):
 
 
 @nb.njit(nogil=True, cache=True)
+def record_row(
+    i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out
+):
+    """Write row ``i`` of the outcome arrays: a run of ``n`` squares (``ties`` tied steps) from
+    padded square ``p0`` ending on padded ``pend``; ``width = cols + 4``, ``size = rows * cols``."""
+    closed = False
+    if n == size:
+        for k in range(8):
+            if pend + offsets[k] == p0:
+                closed = True
+    visited_out[i] = n
+    end_out[i] = (pend // width - 2) * cols + pend % width - 2
+    complete_out[i] = n == size
+    closed_out[i] = closed
+    ties_out[i] = ties
+
+
+@nb.njit(nogil=True, cache=True)
 def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out, complete_out, closed_out, ties_out):
     """Run every pair ``(starts[i], ranks[i])`` into the outcome arrays; return knight steps.
 
@@ -102,17 +120,8 @@ def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out,
     for i in range(starts.shape[0]):
         p0 = index[starts[i]]
         n, ties = _walk(deg0, offsets, p0, orders[ranks[i]], deg, path)
-        pend = path[n - 1]
-        closed = False
-        if n == size:
-            for k in range(8):
-                if pend + offsets[k] == p0:
-                    closed = True
-        visited_out[i] = n
-        end_out[i] = (pend // width - 2) * cols + pend % width - 2
-        complete_out[i] = n == size
-        closed_out[i] = closed
-        ties_out[i] = ties
+        outs = (visited_out, end_out, complete_out, closed_out, ties_out)
+        record_row(i, n, ties, path[n - 1], p0, offsets, width, cols, size, *outs)
         steps += n - 1
     return steps
 

@@ -2,11 +2,10 @@
 
 import copy
 import os
-import subprocess
-import sys
 
 import pytest
 import yaml
+from workflow_run import snakemake as run_snakemake
 
 from knight.config import ConfigError, load
 
@@ -175,24 +174,7 @@ def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
         },
     )
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "snakemake",
-            "-s",
-            os.path.join(repo, "Snakefile"),
-            "--cores",
-            "1",
-            "--directory",
-            str(tmp_path),
-            "--configfile",
-            str(tmp_path / "bad.yaml"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    res = run_snakemake(tmp_path, configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
     assert res.returncode != 0
     assert message in res.stderr + res.stdout
     assert not (tmp_path / "results").exists()

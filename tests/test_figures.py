@@ -5,11 +5,9 @@ job per board) feeds every test here; the report test opens the report in headle
 """
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -17,6 +15,7 @@ import polars as pl
 import pytest
 import yaml
 from PIL import Image
+from workflow_run import snakemake as run_snakemake
 
 from knight.board import Board
 from knight.board import board_grid as square_grid
@@ -39,21 +38,7 @@ IMAGES_PNG = "results/figures/symmetry/6x6_31245678.png"
 
 
 def snakemake(repo, workdir, *extra, target="figures"):
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        os.path.join(repo, "Snakefile"),
-        "--cores",
-        "2",
-        "--directory",
-        str(workdir),
-        *([target] if target else []),
-        "--configfile",
-        str(workdir / "cfg.yaml"),
-    ]
-    return subprocess.run(cmd + list(extra), capture_output=True, text=True, timeout=600)
+    return run_snakemake(workdir, *([target] if target else []), *extra, configfile=workdir / "cfg.yaml", timeout=600)
 
 
 def write_config(workdir, figures=FIG_CONFIG):

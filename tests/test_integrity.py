@@ -13,6 +13,7 @@ import time
 import polars as pl
 import pytest
 import yaml
+from workflow_run import snakemake as run_snakemake
 
 from knight import dataset
 from knight.board import Board
@@ -114,22 +115,7 @@ def test_ctrl_c_stops_cleanly(tmp_path):
 
 # --- the workflow -----------------------------------------------------------------------
 def snakemake(repo, work, *extra, config="cfg.yaml"):
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "sweep_study",
-        "-s",
-        os.path.join(repo, "Snakefile"),
-        "--cores",
-        "2",
-        "--directory",
-        str(work),
-        *extra,
-        "--configfile",
-        str(work / config),
-    ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    return run_snakemake(work, "sweep_study", *extra, configfile=work / config, timeout=600, repo=repo)
 
 
 SMALL = {"sweep": {"boards": [5, 6], "orders": ["12345678", "31245678", "87654321"], "chunk_runs": 100}}

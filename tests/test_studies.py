@@ -1,15 +1,12 @@
 """The rules stage: plans of bounded chunks, rows independent of the split, the stage end to end."""
 
-import os
-import subprocess
-import sys
-
 import polars as pl
 import pyarrow as pa
 import pytest
 import yaml
 from naive_rules import ORDER_STRINGS
 from naive_rules import run as naive_run
+from workflow_run import snakemake as run_snakemake
 
 from knight.board import Board
 from knight.cli import main as knight_main
@@ -156,25 +153,7 @@ STAGE = {
 def stage(repo, tmp_path_factory):
     work = tmp_path_factory.mktemp("rules")
     (work / "cfg.yaml").write_text(yaml.safe_dump(STAGE))
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "snakemake",
-            "rules_study",
-            "-s",
-            os.path.join(repo, "Snakefile"),
-            "--cores",
-            "2",
-            "--directory",
-            str(work),
-            "--configfile",
-            str(work / "cfg.yaml"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
+    res = run_snakemake(work, "rules_study", configfile=work / "cfg.yaml", timeout=1200)
     assert res.returncode == 0, res.stderr[-3000:]
     return work
 
@@ -240,24 +219,5 @@ def test_stage_tables_match_the_reference(stage):
 
 
 def test_stage_rerun_has_nothing_to_do(repo, stage):
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "snakemake",
-            "rules_study",
-            "-s",
-            os.path.join(repo, "Snakefile"),
-            "--cores",
-            "2",
-            "--directory",
-            str(stage),
-            "--configfile",
-            str(stage / "cfg.yaml"),
-            "-n",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    res = run_snakemake(stage, "rules_study", "-n", configfile=stage / "cfg.yaml", timeout=300)
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr

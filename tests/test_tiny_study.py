@@ -7,6 +7,7 @@ import textwrap
 
 import polars as pl
 import pytest
+from workflow_run import snakemake as run_snakemake
 
 STAGES = {
     "sweep": ["results/runs/board=5x5/_manifest.json", "results/tables/completion.parquet"],
@@ -42,22 +43,10 @@ STAGES = {
 @pytest.fixture(scope="module")
 def tiny(repo, tmp_path_factory):
     work = tmp_path_factory.mktemp("tiny")
-    base = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        os.path.join(repo, "Snakefile"),
-        "--directory",
-        str(work),
-        "--configfile",
-        os.path.join(repo, "config", "tiny.yaml"),
-    ]
-    res = subprocess.run([*base, "--cores", "2"], capture_output=True, text=True, timeout=1200)
+    tiny = os.path.join(repo, "config", "tiny.yaml")
+    res = run_snakemake(work, configfile=tiny, timeout=1200)
     assert res.returncode == 0, res.stderr[-4000:]
-    rep = subprocess.run(
-        [*base, "--report", str(work / "results/report.html")], capture_output=True, text=True, timeout=600
-    )
+    rep = run_snakemake(work, "--report", str(work / "results/report.html"), configfile=tiny, timeout=600)
     assert rep.returncode == 0, rep.stderr[-4000:]
     return work
 

@@ -1,9 +1,6 @@
 """The Snakemake workflow end to end, on tiny configs in temporary folders."""
 
 import itertools
-import os
-import subprocess
-import sys
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -12,28 +9,14 @@ import pytest
 import yaml
 from naive import ORDER_STRINGS
 from naive import outcome as naive_outcome
+from workflow_run import snakemake as run_snakemake
 
 ENGINES = ["tree", "brute"]
 
 
 def snakemake(repo, workdir, configfile=None, *extra, target="sweep_study"):
     """Run the workflow (by default only the sweep and its tables) in ``workdir``."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        target,
-        "-s",
-        os.path.join(repo, "Snakefile"),
-        "--cores",
-        "2",
-        "--directory",
-        str(workdir),
-        *extra,
-    ]
-    if configfile:
-        cmd += ["--configfile", str(configfile)]  # last: it takes several values
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    return run_snakemake(workdir, target, *extra, configfile=configfile or None)
 
 
 def write_config(path, sweep, **sections):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+
+from knight.commands import board_and_workers
 
 HELP = "run a tie-break rule on one board from the corner or every start; print its completion row"
 
@@ -52,18 +53,12 @@ def main(args: argparse.Namespace) -> int:
 
     import polars as pl
 
-    from knight.board import parse_board
     from knight.cluster import dask_client
     from knight.progress import Progress
     from knight.rule_tables import completion
     from knight.studies import RuleSpec, Study, n_tasks, run_chunk
 
-    board = parse_board(args.board)
-    if board.rows < 3 or board.cols < 3:
-        raise ValueError(f"board {args.board!r}: both sides must be at least 3")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    board, workers = board_and_workers(args)
     spec = RuleSpec.from_settings(
         args.rule, {args.rule: {"order": args.order, "seed": args.seed, "trials": args.trials, "retries": args.retries}}
     )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
+
+from knight.commands import board_and_workers
 
 HELP = "run Warnsdorff from every start under every tie order of one board"
 
@@ -35,17 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from knight.board import parse_board
     from knight.cluster import dask_client
     from knight.progress import Progress
     from knight.sweep import SweepSpec, board_folder, check_output_dir, parse_orders, sweep, total_tasks
 
-    board = parse_board(args.board)
-    if board.rows < 3 or board.cols < 3:
-        raise ValueError(f"board {args.board!r}: both sides must be at least 3")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    board, workers = board_and_workers(args)
     if args.chunk_runs < 1:
         raise ValueError(f"--chunk-runs must be at least 1, got {args.chunk_runs}")
     spec = SweepSpec(

@@ -50,6 +50,20 @@ def pop_lowest(bits, d):
 
 
 @njit(nogil=True, cache=True)
+def keep_largest(top, r, g):
+    """Insert ``g`` into ``top[:r]``, kept in decreasing order, if it beats ``top[r - 1]``.
+
+    Called on every value of a scan, it leaves the scan's ``r`` largest values in ``top``.
+    """
+    if g > top[r - 1]:
+        i = r - 1
+        while i > 0 and top[i - 1] < g:
+            top[i] = top[i - 1]
+            i -= 1
+        top[i] = g
+
+
+@njit(nogil=True, cache=True)
 def bit_stats(x):
     """``(popcount, lowest set bit index)`` of a uint64; a compiled probe for tests."""
     return popcount(x), lowbit_index(x)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from knight.queens.bits import full_board, lowbit_index, pop_lowest, popcount, queen_cover
+from knight.queens.bits import full_board, keep_largest, lowbit_index, pop_lowest, popcount, queen_cover
 from knight.queens.symmetry import _insertion_sort, set_orbit, square_images
 
 _ONE = np.uint64(1)
@@ -99,12 +99,7 @@ def _expand(d, k, cover, full, cov, forb, cand, uncov, top):
             g = 0
             for v in range(W):
                 g += popcount(cover[q, v] & uncov[v])
-            if g > top[r - 1]:
-                i = r - 1
-                while i > 0 and top[i - 1] < g:
-                    top[i] = top[i - 1]
-                    i -= 1
-                top[i] = g
+            keep_largest(top, r, g)
     s = 0
     for i in range(r):
         s += top[i]

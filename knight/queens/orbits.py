@@ -38,8 +38,16 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from knight.queens.bits import full_board, lowbit_index, pop_lowest, popcount, queen_cover, words
-from knight.queens.symmetry import _insertion_sort, square_images
+from knight.queens.bits import (
+    full_board,
+    keep_largest,
+    lowbit_index,
+    pop_lowest,
+    popcount,
+    queen_cover,
+    words,
+)
+from knight.queens.symmetry import _compare, _insertion_sort, square_images
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -135,12 +143,7 @@ def _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best):
         for w in range(W):
             lost += popcount(cover[x, w] & cover[q, w] & unc[d, w])
         gx = tg[d, i] - np.int64(lost)
-        if gx > best[rr - 1]:
-            j = rr - 1
-            while j > 0 and best[j - 1] < gx:
-                best[j] = best[j - 1]
-                j -= 1
-            best[j] = gx
+        keep_largest(best, rr, gx)
     tot = 0
     for i in range(rr):
         tot += best[i]
@@ -178,11 +181,7 @@ def classify(chosen, k, images, corner, scratch, work):
             return False, 0
         if b > a:
             continue
-        cmp = 0
-        for i in range(k):
-            if work[i] != scratch[i]:
-                cmp = -1 if work[i] < scratch[i] else 1
-                break
+        cmp = _compare(work, scratch, k)
         if cmp < 0:
             return False, 0
         if cmp == 0:
@@ -285,12 +284,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq
                 top[i] = 0
             for j in range(lo, hi):
                 g = cu[d, j]
-                if g > top[r - 1]:
-                    i = r - 1
-                    while i > 0 and top[i - 1] < g:
-                        top[i] = top[i - 1]
-                        i -= 1
-                    top[i] = g
+                keep_largest(top, r, g)
             for i in range(r):
                 tot += top[i]
         if tot < nu:
@@ -312,12 +306,7 @@ def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq
             q = 64 * w + np.int64(lowbit_index(x))
             x &= x - _ONE
             g = _gain(d, q, cu, unc, lines)
-            if g > top[r - 1]:
-                i = r - 1
-                while i > 0 and top[i - 1] < g:
-                    top[i] = top[i - 1]
-                    i -= 1
-                top[i] = g
+            keep_largest(top, r, g)
             if T > 0 and g > tg[d, T - 1]:
                 i = T - 1
                 while i > 0 and tg[d, i - 1] < g:

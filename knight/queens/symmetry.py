@@ -37,6 +37,15 @@ def _insertion_sort(a, m):
 
 
 @njit(nogil=True, cache=True)
+def _compare(a, b, m):
+    """-1, 0 or 1 as ``a[:m]`` is lexicographically below, equal to or above ``b[:m]``."""
+    for i in range(m):
+        if a[i] != b[i]:
+            return -1 if a[i] < b[i] else 1
+    return 0
+
+
+@njit(nogil=True, cache=True)
 def set_orbit(sorted_set, images, work):
     """``(is_representative, orbit_size)`` of a sorted set of squares.
 
@@ -48,11 +57,7 @@ def set_orbit(sorted_set, images, work):
         for i in range(m):
             work[i] = images[g, sorted_set[i]]
         _insertion_sort(work, m)
-        cmp = 0
-        for i in range(m):
-            if work[i] != sorted_set[i]:
-                cmp = -1 if work[i] < sorted_set[i] else 1
-                break
+        cmp = _compare(work, sorted_set, m)
         if cmp < 0:
             return False, 0
         if cmp == 0:
