@@ -5,20 +5,8 @@ tie-tree engine are checked against them.
 Squares are 0-based ``(row, col)`` inside, square indices ``row * cols + col`` outside.
 """
 
-from itertools import permutations
+from naive import MOVES, ORDER_STRINGS  # moves 1..8 as (d_row, d_col); the 40,320 orders by rank
 
-# (d_row, d_col) of moves 1..8 (conventions, "The eight knight moves").
-MOVES = {
-    1: (2, 1),
-    2: (2, -1),
-    3: (1, -2),
-    4: (-1, -2),
-    5: (-2, -1),
-    6: (-2, 1),
-    7: (-1, 2),
-    8: (1, 2),
-}
-ORDER_STRINGS = ["".join(p) for p in permutations("12345678")]
 RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull")
 
 # --- the counter-based generator (conventions, "Random choices") -------------------
