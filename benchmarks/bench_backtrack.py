@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from knight.board import parse_board
+from knight.core.board import parse_board
 from knight.exact.backtrack import ORDERINGS, PRUNE_LEVELS, backtrack
 
 

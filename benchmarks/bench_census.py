@@ -7,8 +7,8 @@ Usage::
     python benchmarks/bench_census.py --boards 8 16 24 --upto 64 --cores 32 256
 
 For each measured board, on one thread (no Dask) and with Parquet written, as a sweep
-job does: the tie-tree sweep of the whole board (``knight.sweep.sweep``: compute, table
-assembly, Parquet), the board's aggregate tables (``knight.tables.board_tables``), the
+job does: the tie-tree sweep of the whole board (``knight.sweep.driver.sweep``: compute, table
+assembly, Parquet), the board's aggregate tables (``knight.sweep.tables.board_tables``), the
 runs, the knight steps the tree walked, and brute force's cost from one start of each of
 up to 4 orbits (every start of an orbit costs the same), extrapolated to the board.
 A power law fitted to the largest measured boards extends the per-board cost to every N
@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from knight.board import Board
-from knight.orders import N_ORDERS
-from knight.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, sweep
-from knight.tables import board_tables, scan_runs
+from knight.core.board import Board
+from knight.core.orders import N_ORDERS
+from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, sweep
+from knight.sweep.tables import board_tables, scan_runs
 
 
 def measure(n: int, out: Path) -> dict:

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from knight.board import parse_board
+from knight.core.board import parse_board
 from knight.exact.check import tour_problem
 from knight.exact.construct import construct
 from knight.exact.tour_io import write_tour

@@ -15,11 +15,12 @@ import time
 
 import numpy as np
 
-from knight.board import parse_board
-from knight.cluster import dask_client
-from knight.orders import all_orders
-from knight.sweep import SweepSpec, sweep
-from knight.warnsdorff import padded, run_batch
+from knight.core.board import parse_board
+from knight.core.layout import padded
+from knight.core.orders import all_orders
+from knight.runtime.cluster import dask_client
+from knight.sweep.brute import run_batch
+from knight.sweep.driver import SweepSpec, sweep
 
 
 def bare_kernel(board) -> tuple[float, int, int]:

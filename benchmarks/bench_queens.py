@@ -107,7 +107,7 @@ def single_thread(repeats: int) -> None:
 
 
 def speedup(repeats: int) -> None:
-    from knight.cluster import dask_client
+    from knight.runtime.cluster import dask_client
 
     print("\n# Dask: 64 tasks, T(p) medians, S(p) = T(1)/T(p), E(p) = S(p)/p")
     heavy = [
@@ -247,7 +247,7 @@ def main() -> None:
     elif args.project:
         project([int(x) for x in args.project.split(",")], args.cores, args.budget, args.depth)
     elif args.heavy:
-        from knight.cluster import dask_client
+        from knight.runtime.cluster import dask_client
 
         print("\n# heavy: N-queens n=18 on 2 workers")
         with dask_client(2) as client:

@@ -1,8 +1,8 @@
-"""Speed of the tie-break rule kernel (knight.rules), all figures in one run.
+"""Speed of the tie-break rule kernel (knight.rules.kernel), all figures in one run.
 
 1. One 1000 x 1000 run per rule from square 0, in process (median of 3, compiled).
 2. Knight steps per second per rule beside the brute fixed-order kernel
-   (knight.warnsdorff.run_batch) on the same workload: every start of a 50 x 50 board,
+   (knight.sweep.brute.run_batch) on the same workload: every start of a 50 x 50 board,
    and 200,000 runs on 8 x 8 (every start, repeated) for the small-board case. The
    timings alternate kernel by kernel; medians of 3.
 3. The table-57 workload (every start of an N x N board under ``fixed``, order
@@ -32,10 +32,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from knight.board import Board
-from knight.orders import all_orders
-from knight.rules import RULES, outcomes
-from knight.warnsdorff import padded, run_batch
+from knight.core.board import Board
+from knight.core.layout import padded
+from knight.core.orders import all_orders
+from knight.rules.kernel import RULES, outcomes
+from knight.sweep.brute import run_batch
 
 
 def timed(fn):
@@ -145,7 +146,7 @@ def squirrel_cull(sc_max: int, threads: int) -> None:
 
 def peak_rss(n: int) -> None:
     code = (
-        "import sys, time; from knight.board import Board; from knight.rules import outcomes; "
+        "import sys, time; from knight.core.board import Board; from knight.rules.kernel import outcomes; "
         "n = int(sys.argv[1]); t = time.perf_counter(); "
         "o = outcomes(Board(n, n), 'fixed', [0]); "
         "print('RESULT', time.perf_counter() - t, int(o['visited'][0]))"

@@ -6,16 +6,16 @@ Usage::
     python benchmarks/bench_tree.py --boards 8 --e2e none --scale none --memory none
     python benchmarks/bench_tree.py --job 32 0           # one sweep job (chunk 0 of 32x32)
     python benchmarks/bench_tree.py --rules-only          # pohl, roth, corner against fixed
-    git show HEAD~1:knight/tree.py > /tmp/old_tree.py
+    git show HEAD~1:knight/sweep/tree.py > /tmp/old_tree.py
     python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
 
 For each board: a full sweep (every start x every order) computed by both engines,
-one orbit task after another on one thread (``knight.sweep.orbit_rows``, no Dask, no
+one orbit task after another on one thread (``knight.sweep.driver.orbit_rows``, no Dask, no
 files), with the leaves of the tie trees and the knight steps walked by each. With
 ``--brute-sample K`` (default: 8 orbits on boards of 14 and more) brute force is
 timed on one start of K random orbits and extrapolated linearly to the whole board
 (every start of an orbit costs the same: mirror-image runs have the same lengths).
-End to end (``--e2e``): ``knight.sweep.sweep`` with Parquet written, no Dask client,
+End to end (``--e2e``): ``knight.sweep.driver.sweep`` with Parquet written, no Dask client,
 both engines. Scale (``--scale``): whole boards 5..12 swept by the tree engine on a
 local Dask cluster (``--workers`` threads) with Parquet written, as ``knight sweep``
 does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
@@ -23,7 +23,7 @@ does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
 ``workflow/scripts/sweep_chunk.py`` does) measured by ``/usr/bin/time -v``.
 Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tree
 engine against ``fixed``, alternating, with leaves and steps. Before/after
-(``--before FILE``): another version of ``knight/tree.py`` (e.g. from git history)
+(``--before FILE``): another version of ``knight/sweep/tree.py`` (e.g. from git history)
 against this one, full sweeps alternating in one process, ``--repeats`` times; only
 same-run ratios mean anything on a shared machine.
 """
@@ -43,10 +43,10 @@ import time
 
 import numpy as np
 
-from knight.board import Board, parse_board
-from knight.orders import N_ORDERS
-from knight.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows, sweep
-from knight.tree import search, tree_orbit
+from knight.core.board import Board, parse_board
+from knight.core.orders import N_ORDERS
+from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows, sweep
+from knight.sweep.tree import search, tree_orbit
 
 
 def warm_up() -> None:
@@ -141,7 +141,7 @@ def end_to_end(board: Board) -> dict:
 
 def scale(names: list[str], workers: int) -> list[dict]:
     """Tree sweeps of whole boards on a local Dask cluster of ``workers`` threads, Parquet written."""
-    from knight.cluster import dask_client
+    from knight.runtime.cluster import dask_client
 
     rows = []
     with dask_client(workers) as client:
@@ -167,8 +167,8 @@ def scale(names: list[str], workers: int) -> list[dict]:
 
 def job(board_name: str, chunk: int, chunk_runs: int, out_dir: str) -> None:
     """One sweep job, as workflow/scripts/sweep_chunk.py runs it (1 Dask worker thread)."""
-    from knight.cluster import dask_client
-    from knight.sweep import chunk_path, n_chunks, run_chunk, write_chunk
+    from knight.runtime.cluster import dask_client
+    from knight.sweep.driver import chunk_path, n_chunks, run_chunk, write_chunk
 
     board = parse_board(board_name)
     spec = SweepSpec(board, chunk_runs=chunk_runs, engine="tree")
@@ -244,7 +244,7 @@ def alternate(board: Board, variants: dict, repeats: int) -> dict:
 
 
 def load_tree(path: str):
-    """Import a version of ``knight/tree.py`` from ``path`` as a separate module."""
+    """Import a version of ``knight/sweep/tree.py`` from ``path`` as a separate module."""
     spec = importlib.util.spec_from_file_location("tree_before", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # numba's cache finds the module by name
@@ -280,7 +280,7 @@ def main(argv=None) -> int:
     p.add_argument(
         "--before",
         metavar="FILE",
-        help="only compare this version of knight/tree.py with the current one (boards: --boards)",
+        help="only compare this version of knight/sweep/tree.py with the current one (boards: --boards)",
     )
     p.add_argument("--repeats", type=int, default=5, help="rounds for --rules and --before")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
@@ -294,7 +294,7 @@ def main(argv=None) -> int:
     warm_up()
     if args.before:
         old = load_tree(args.before)
-        print(f"## Before ({args.before}) / after (knight.tree), full sweeps, compute only\n")
+        print(f"## Before ({args.before}) / after (knight.sweep.tree), full sweeps, compute only\n")
         print(f"CPU seconds, median of {args.repeats} alternating rounds; ratio = median of after / before.\n")
         print("| board | before s | after s | after / before | steps equal |")
         print("|---|---|---|---|---|")
@@ -346,7 +346,7 @@ def main(argv=None) -> int:
         board = parse_board(args.e2e)
         r = end_to_end(board)
         t, b = r["tree"], r["brute"]
-        print(f"\n## End to end, Parquet written ({board.name}, knight.sweep.sweep, no Dask)\n")
+        print(f"\n## End to end, Parquet written ({board.name}, knight.sweep.driver.sweep, no Dask)\n")
         print("| board | tree s (wall / CPU) | brute s (wall / CPU) | brute/tree (wall, CPU) | files | Parquet MB |")
         print("|---|---|---|---|---|---|")
         print(

@@ -6,7 +6,7 @@ the left); moves are numbered 0..7 internally for the conventions' moves 1..8.
 ``docs/conventions.md`` in the repository gives the exact definitions.
 """
 
-from knight.board import Board, parse_board
+from knight.core.board import Board, parse_board
 
 __all__ = ["Board", "parse_board"]
 __version__ = "0.1.0"

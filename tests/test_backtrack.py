@@ -5,8 +5,8 @@ import json
 import pytest
 from naive_exact import index_tour_errors, tour_errors, tour_exists
 
-from knight.board import Board, parse_board
 from knight.cli import main
+from knight.core.board import Board, parse_board
 from knight.exact.backtrack import PRUNE_LEVELS, backtrack
 
 B37 = Board(3, 7)

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 from naive import MOVES, ORDER_STRINGS
 
-from knight.board import Board, parse_board
-from knight.orders import N_ORDERS, all_orders, order_strings, parse_order, priorities, rank, ranks_of, unrank
+from knight.core.board import Board, parse_board
+from knight.core.orders import N_ORDERS, all_orders, order_strings, parse_order, priorities, rank, ranks_of, unrank
 
 
 @pytest.mark.parametrize("text, rows, cols", [("8", 8, 8), (8, 8, 8), ("6x8", 6, 8), (" 3X7 ", 3, 7)])

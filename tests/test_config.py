@@ -1,4 +1,4 @@
-"""The configuration layer (knight.config): every section's bad values, named by key and value."""
+"""The configuration layer (knight.pipeline.config): every section's bad values, named by key and value."""
 
 import copy
 import os
@@ -7,7 +7,7 @@ import pytest
 import yaml
 from workflow_run import snakemake as run_snakemake
 
-from knight.config import ConfigError, load
+from knight.pipeline.config import ConfigError, load
 
 DEFAULT = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "..", "config", "config.yaml")))
 

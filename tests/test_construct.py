@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 from naive_exact import grid_tour_errors, index_tour_errors, is_knight_move, seed_comb_edges
 
-from knight.board import Board
 from knight.cli import main
+from knight.core.board import Board
 from knight.exact.construct import ConstructError, construct, has_closed_tour, split_side
 
 EVEN = range(6, 41, 2)

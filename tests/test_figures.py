@@ -17,11 +17,11 @@ import yaml
 from PIL import Image
 from workflow_run import snakemake as run_snakemake
 
-from knight.board import Board
-from knight.board import board_grid as square_grid
-from knight.symmetry import group
-from knight.thesis import table59
-from knight.warnsdorff import image_outcomes as order_images
+from knight.core.board import Board
+from knight.core.board import board_grid as square_grid
+from knight.core.symmetry import group
+from knight.sweep.brute import image_outcomes as order_images
+from knight.sweep.thesis import table59
 
 BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
 FIG_CONFIG = {
@@ -157,7 +157,7 @@ def test_square_grid_and_table59_layout():
 
 def test_heatmap_of_partial_starts(tmp_path):
     """Starts not run (NaN) get no number; the run ones are written in their cells."""
-    from knight.draw import save, square_heatmap
+    from knight.report.figures import save, square_heatmap
 
     board = Board(6, 8)
     grid = square_grid(board, [0, 5, 11, 47], [3, 0, 10, 7])

@@ -15,9 +15,9 @@ import pytest
 import yaml
 from workflow_run import snakemake as run_snakemake
 
-from knight import dataset
-from knight.board import Board
-from knight.sweep import SweepSpec, chunk_path
+from knight.core import dataset
+from knight.core.board import Board
+from knight.sweep.driver import SweepSpec, chunk_path
 
 KNIGHT = [sys.executable, "-m", "knight.cli"]
 
@@ -165,8 +165,8 @@ def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_pat
 
 
 def test_a_changed_library_module_reruns_its_rules(repo, small):
-    """Code inputs are derived from the scripts' imports (knight.codehash)."""
-    from knight.codehash import code_files
+    """Code inputs are derived from the scripts' imports (knight.pipeline.codehash)."""
+    from knight.pipeline.codehash import code_files
 
     used = {p.name for p in code_files(os.path.join(repo, "workflow/scripts/board_tables.py"))}
     assert {"tables.py", "symmetry.py", "orders.py", "dataset.py"} <= used
@@ -206,11 +206,11 @@ def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, 
 
 
 def test_code_hashes_cover_what_each_script_imports(repo):
-    """The code a rule's hash covers (knight.codehash, static) includes every knight module
+    """The code a rule's hash covers (knight.pipeline.codehash, static) includes every knight module
     its script really imports when run (its imports executed in a fresh process)."""
     import ast
 
-    from knight.codehash import NEUTRAL, code_files
+    from knight.pipeline.codehash import NEUTRAL, code_files
 
     scripts = sorted(p for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py"))
     for name in scripts:

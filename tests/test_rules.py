@@ -1,15 +1,15 @@
-"""The numba rule kernels (knight.rules, knight.rng, knight.squirrel_cull) against the
+"""The numba rule kernels (knight.rules.kernel, knight.rules.rng, knight.rules.squirrel_cull) against the
 plain references of tests/naive_rules.py."""
 
 import naive_rules as nr
 import numpy as np
 import pytest
 
-from knight import rng
-from knight.board import Board
-from knight.rules import outcomes, run
-from knight.squirrel_cull import schedule
-from knight.warnsdorff import outcomes as fixed_outcomes
+from knight.core.board import Board
+from knight.rules import rng
+from knight.rules.kernel import outcomes, run
+from knight.rules.squirrel_cull import schedule
+from knight.sweep.brute import outcomes as fixed_outcomes
 
 U64 = 2**64
 EDGE_WORDS = [0, 1, 2, 2**32 - 1, 2**32, 2**63 - 1, 2**63, U64 - 2, U64 - 1]

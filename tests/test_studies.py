@@ -8,10 +8,10 @@ from naive_rules import ORDER_STRINGS
 from naive_rules import run as naive_run
 from workflow_run import snakemake as run_snakemake
 
-from knight.board import Board
 from knight.cli import main as knight_main
-from knight.cluster import dask_client
-from knight.studies import RUNS_SCHEMA, RuleSpec, Study, run_chunk
+from knight.core.board import Board
+from knight.rules.studies import RUNS_SCHEMA, RuleSpec, Study, run_chunk
+from knight.runtime.cluster import dask_client
 
 SETTINGS = {"random": {"seed": 7, "trials": 6}, "random-order": {"seed": 7, "trials": 4, "retries": 3}}
 ALL_RULES = ["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]
@@ -163,7 +163,7 @@ def table(work, name):
 
 
 def test_stage_runs_dataset(stage):
-    from knight.dataset import scan
+    from knight.core.dataset import scan
 
     runs = scan(stage / "results/rules/runs").collect()
     assert set(runs["study"]) == {"corner", "every", "orders"}

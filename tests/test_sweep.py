@@ -5,12 +5,12 @@ import pytest
 from naive import ORDER_STRINGS
 from naive import outcome as naive_outcome
 
-from knight.board import Board
 from knight.cli import main as knight_main
-from knight.cluster import dask_client
-from knight.io import write_parquet
-from knight.orders import rank
-from knight.sweep import RUNS_SCHEMA, SweepSpec, chunk_tasks, n_chunks, parse_starts, run_chunk, sweep
+from knight.core.board import Board, parse_starts
+from knight.core.io import write_parquet
+from knight.core.orders import rank
+from knight.runtime.cluster import dask_client
+from knight.sweep.driver import RUNS_SCHEMA, SweepSpec, chunk_tasks, n_chunks, run_chunk, sweep
 
 
 @pytest.mark.parametrize("rows, cols, chunk_runs", [(8, 8, 1_000_000), (7, 7, 300_000), (3, 7, 1), (6, 8, 500_000)])
@@ -116,9 +116,9 @@ def test_local_cluster_ignores_a_small_memory_limit():
     code = """
 import resource
 resource.setrlimit(resource.RLIMIT_RSS, (300 * 2**20, resource.getrlimit(resource.RLIMIT_RSS)[1]))
-from knight.board import Board
-from knight.cluster import dask_client
-from knight.sweep import SweepSpec, run_chunk
+from knight.core.board import Board, parse_starts
+from knight.runtime.cluster import dask_client
+from knight.sweep.driver import SweepSpec, run_chunk
 with dask_client(2) as client:
     limits = client.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
     print(sorted(set(map(str, limits.values()))))

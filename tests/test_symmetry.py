@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 from naive import MOVES
 
-from knight.board import Board
-from knight.orders import rank, unrank
-from knight.symmetry import group
-from knight.warnsdorff import outcomes, run
+from knight.core.board import Board
+from knight.core.orders import rank, unrank
+from knight.core.symmetry import group
+from knight.sweep.brute import outcomes, run
 
 
 def _moves_of(matrix):

@@ -83,7 +83,7 @@ def test_every_script_ran_and_logged(repo, tiny):
 
 
 def test_results_are_whole(tiny):
-    from knight.dataset import scan
+    from knight.core.dataset import scan
 
     assert not list((tiny / "results").rglob("*.tmp"))
     # 5x5 and 3x7 of the sweep, and 6x6 that the exact stage joins (its sweep starts table)
@@ -100,12 +100,12 @@ def test_report_holds_every_stage(tiny):
 
 
 def test_a_failing_script_leaves_its_traceback_in_its_log(tmp_path):
-    """Scripts log one way (knight.logs): a failing job's traceback is in its log file."""
+    """Scripts log one way (knight.runtime.logs): a failing job's traceback is in its log file."""
     log_path = str(tmp_path / "job.log")
     code = textwrap.dedent(
         f"""
         import types
-        from knight.logs import script_logging
+        from knight.runtime.logs import script_logging
         sm = types.SimpleNamespace(log=[{log_path!r}])
         log = script_logging(sm)
         log.info("working")

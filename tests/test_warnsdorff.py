@@ -3,8 +3,8 @@ import pytest
 from naive import ORDER_STRINGS, WORKED_EXAMPLE
 from naive import outcome as naive_outcome
 
-from knight.board import Board
-from knight.warnsdorff import outcomes, run
+from knight.core.board import Board
+from knight.sweep.brute import outcomes, run
 
 
 def test_worked_example():

@@ -9,7 +9,7 @@ import os
 def board_and_workers(args: argparse.Namespace):
     """``(Board, worker threads)`` from ``args.board`` and ``args.workers`` (default: all
     cores); ValueError naming the bad value."""
-    from knight.board import parse_board
+    from knight.core.board import parse_board
 
     board = parse_board(args.board)
     if board.rows < 3 or board.cols < 3:

@@ -57,7 +57,7 @@ def register(subparsers) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from knight.board import format_grid, parse_board, parse_square, step_numbers
+    from knight.core.board import format_grid, parse_board, parse_square, step_numbers
     from knight.exact.backtrack import backtrack
 
     board = parse_board(args.board)

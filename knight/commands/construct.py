@@ -42,7 +42,7 @@ def register(subparsers) -> None:
 def _run(args: argparse.Namespace) -> int:
     import time
 
-    from knight.board import format_grid, parse_board, step_numbers
+    from knight.core.board import format_grid, parse_board, step_numbers
     from knight.exact.check import tour_problem
     from knight.exact.construct import choose_method, construct
     from knight.exact.tour_io import write_tour

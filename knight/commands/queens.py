@@ -85,7 +85,6 @@ def register(subparsers) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from knight.cluster import dask_client
     from knight.queens import dominate, place
     from knight.queens.checks import (
         MAX_DOMINATE_N,
@@ -95,6 +94,7 @@ def _run(args: argparse.Namespace) -> int:
         check_tasks,
         check_workers,
     )
+    from knight.runtime.cluster import dask_client
 
     # Validate before starting a cluster: a bad n or k fails in well under a second.
     workers = check_workers(args.workers)
@@ -110,7 +110,7 @@ def _run(args: argparse.Namespace) -> int:
     keep = args.output is not None
 
     def search(client=None):
-        from knight.progress import Progress
+        from knight.runtime.progress import Progress
 
         with Progress(args.tasks, f"queens {args.queens_command} {args.n}") as bar:
             if dominating:

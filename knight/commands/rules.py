@@ -1,8 +1,8 @@
 """``knight rules BOARD --rule RULE``: one board of the rules stage, from the command line.
 
-Runs the same code as the workflow's rules stage (:mod:`knight.studies`: the same
+Runs the same code as the workflow's rules stage (:mod:`knight.rules.studies`: the same
 chunks and Dask tasks) for one rule on one board, and prints its completion row
-(:func:`knight.rule_tables.completion`), or one JSON object with ``--json``.
+(:func:`knight.rules.tables.completion`), or one JSON object with ``--json``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ HELP = "run a tie-break rule on one board from the corner or every start; print 
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.tiebreak import RULES
+    from knight.core.tiebreak import RULES
 
     p = sub.add_parser(
         "rules",
@@ -53,10 +53,10 @@ def main(args: argparse.Namespace) -> int:
 
     import polars as pl
 
-    from knight.cluster import dask_client
-    from knight.progress import Progress
-    from knight.rule_tables import completion
-    from knight.studies import RuleSpec, Study, n_tasks, run_chunk
+    from knight.rules.studies import RuleSpec, Study, n_tasks, run_chunk
+    from knight.rules.tables import completion
+    from knight.runtime.cluster import dask_client
+    from knight.runtime.progress import Progress
 
     board, workers = board_and_workers(args)
     spec = RuleSpec.from_settings(

@@ -10,8 +10,8 @@ HELP = "run Warnsdorff from every start under every tie order of one board"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.sweep import DEFAULT_CHUNK_RUNS, ENGINES
-    from knight.tiebreak import ORDER_RULES
+    from knight.core.tiebreak import ORDER_RULES
+    from knight.sweep.driver import DEFAULT_CHUNK_RUNS, ENGINES
 
     p = sub.add_parser(
         "sweep",
@@ -36,9 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from knight.cluster import dask_client
-    from knight.progress import Progress
-    from knight.sweep import SweepSpec, board_folder, check_output_dir, parse_orders, sweep, total_tasks
+    from knight.runtime.cluster import dask_client
+    from knight.runtime.progress import Progress
+    from knight.sweep.driver import SweepSpec, board_folder, check_output_dir, parse_orders, sweep, total_tasks
 
     board, workers = board_and_workers(args)
     if args.chunk_runs < 1:

@@ -46,7 +46,7 @@ def as_json(board, start, run) -> dict:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.tiebreak import RULES
+    from knight.core.tiebreak import RULES
 
     p = sub.add_parser(
         "tour",
@@ -76,8 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from knight.board import format_grid, parse_board, parse_square, step_numbers
-    from knight.orders import parse_order
+    from knight.core.board import format_grid, parse_board, parse_square, step_numbers
+    from knight.core.orders import parse_order
 
     board = parse_board(args.board)
     start = parse_square(board, args.start)
@@ -85,11 +85,11 @@ def main(args: argparse.Namespace) -> int:
     if args.dpi < 1:
         raise ValueError(f"--dpi must be positive, got {args.dpi}")
     if args.rule == "fixed":
-        from knight.warnsdorff import run as warnsdorff_run
+        from knight.sweep.brute import run as warnsdorff_run
 
         result = warnsdorff_run(board, start, args.order.strip())
     else:
-        from knight.rules import run as rule_run
+        from knight.rules.kernel import run as rule_run
 
         result = rule_run(
             board, start, args.rule, order=args.order.strip(), seed=args.seed, trial=args.trial, retries=args.retries
@@ -100,7 +100,7 @@ def main(args: argparse.Namespace) -> int:
         print(format_grid(step_numbers(board, result.path)))
         print(summary(board, start, result))
     if args.svg or args.png:
-        from knight.draw import save, tour_figure
+        from knight.report.figures import save, tour_figure
 
         fig = tour_figure(result, title=_title(board, start, args.rule, result))
         for path in (args.svg, args.png):

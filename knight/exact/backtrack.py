@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from knight.board import Board
-from knight.orders import parse_order
+from knight.core.board import Board
+from knight.core.orders import parse_order
 
 #: Pruning levels, weakest first: plain search; refuse a move that leaves a square with
 #: an entrance but no exit (seed 003, 2); also refuse one that cuts off a pair of such squares.

@@ -20,7 +20,7 @@ from importlib import resources
 
 import numpy as np
 
-from knight.board import Board
+from knight.core.board import Board
 
 SEED_FILE = "seed_base_tours.json"
 GENERATED_FILE = "generated_base_tours.json"
@@ -156,7 +156,7 @@ def main() -> None:
     """Regenerate ``knight/data/generated_base_tours.json``."""
     from pathlib import Path
 
-    from knight.io import atomic_path
+    from knight.core.io import atomic_path
 
     tours = {}
     for m, n in GENERATED_SHAPES:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from knight.board import Board
+from knight.core.board import Board
 from knight.exact.base_tours import PARTS, join_base, seed_base
 
 METHODS = ("auto", "seed", "grid")

@@ -11,7 +11,7 @@ import time
 
 import polars as pl
 
-from knight.board import Board, parse_board
+from knight.core.board import Board, parse_board
 from knight.exact.backtrack import backtrack
 from knight.exact.check import tour_problem
 from knight.exact.construct import choose_method, construct

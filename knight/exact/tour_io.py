@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from knight.board import Board
-from knight.io import write_parquet
+from knight.core.board import Board
+from knight.core.io import write_parquet
 
 
 def tour_table(tour: np.ndarray, board: Board) -> pa.Table:

@@ -83,7 +83,7 @@ def run(
 
     With ``client`` the batches are Dask tasks on its workers; without one, ``workers``
     1 runs them in turn on a helper thread and more start a local threaded cluster.
-    ``progress`` (a :class:`knight.progress.Progress`) counts finished batches;
+    ``progress`` (a :class:`knight.runtime.progress.Progress`) counts finished batches;
     ``on_done(i, result)`` is called on this thread as each batch ``i`` finishes.
     """
     if progress is not None:
@@ -103,7 +103,7 @@ def run(
         _in_turn(fn, batches, done)
         return out
     if client is None:
-        from knight.cluster import dask_client
+        from knight.runtime.cluster import dask_client
 
         with dask_client(workers) as own:
             return run(fn, batches, client=own, progress=progress, on_done=on_done)

@@ -171,7 +171,7 @@ def dominate(
     lists every set (the orbits of the representatives). ``store``: a folder where
     each finished unit is written and from which finished units are read back
     (resume). ``only``: unit indices to run (e.g. one per cluster job); the result then
-    covers just the units done so far. ``progress`` (a :class:`knight.progress.Progress`)
+    covers just the units done so far. ``progress`` (a :class:`knight.runtime.progress.Progress`)
     is advanced once per finished unit.
     """
     n = check_n(n, limit=MAX_DOMINATE_N)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from knight.cluster import dask_client
 from knight.queens.checks import (
     MAX_DOMINATE_N,
     MAX_PLACE_N,
@@ -23,6 +22,7 @@ from knight.queens.checks import (
     check_workers,
 )
 from knight.queens.search import dominate, dominate_serial, place, place_serial, warm_up
+from knight.runtime.cluster import dask_client
 
 TIMING_SCHEMA = {
     "instance": pl.String,

@@ -13,8 +13,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from knight.board import Board
-from knight.symmetry import group
+from knight.core.board import Board
+from knight.core.symmetry import group
 
 
 @lru_cache(maxsize=64)

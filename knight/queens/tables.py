@@ -16,7 +16,7 @@ import os
 import numpy as np
 import polars as pl
 
-from knight.io import atomic_path, write_frame
+from knight.core.io import atomic_path, write_frame
 from knight.queens.search import SearchResult
 from knight.queens.symmetry import square_images
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from knight.io import atomic_path
+from knight.core.io import atomic_path
 from knight.queens import orbits
 from knight.queens.parallel import deal
 

@@ -11,7 +11,7 @@ import time
 import pytest
 from dask.distributed import LocalCluster
 
-from knight.cluster import SCHEDULER_TIMEOUT, check_scheduler, dask_client
+from knight.runtime.cluster import SCHEDULER_TIMEOUT, check_scheduler, dask_client
 
 # The in-process scheduler opens an HTTP port even without a dashboard; another cluster may hold 8787.
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use:UserWarning")

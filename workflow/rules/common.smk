@@ -7,14 +7,14 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from knight import dataset
-from knight.board import parse_board, parse_boards
-from knight.codehash import code_version
-from knight.config import ConfigError
-from knight.config import load as load_config
-from knight.studies import Study
-from knight.sweep import SweepSpec, chunk_path
-from knight.tables import TABLES
+from knight.core import dataset
+from knight.core.board import parse_board, parse_boards
+from knight.pipeline.codehash import code_version
+from knight.pipeline.config import ConfigError
+from knight.pipeline.config import load as load_config
+from knight.rules.studies import Study
+from knight.sweep.driver import SweepSpec, chunk_path
+from knight.sweep.tables import TABLES
 
 # Every problem of the config is reported, by key and value, before any job runs;
 # defaults are filled in and lists put in canonical order (reordering reruns nothing).
@@ -42,7 +42,7 @@ FIG_EXT = ("png", "svg")
 
 
 def code(script):
-    """Hash of the library code a workflow script runs (knight.codehash): a rule parameter,
+    """Hash of the library code a workflow script runs (knight.pipeline.codehash): a rule parameter,
     so editing that code reruns the rule, and nothing else does (not a moved project)."""
     return code_version(SCRIPTS / f"{script}.py")
 
@@ -187,7 +187,7 @@ def check_dask_scheduler():
     """An external Dask scheduler (dask.scheduler or dask.scheduler_file) must answer: checked
     once, before any job, with a one-line message naming it (not by every job, slowly)."""
     if DASK.get("scheduler") or DASK.get("scheduler_file"):
-        from knight.cluster import check_scheduler
+        from knight.runtime.cluster import check_scheduler
 
         try:
             check_scheduler(DASK.get("scheduler"), DASK.get("scheduler_file"))

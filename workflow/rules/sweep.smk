@@ -1,5 +1,5 @@
 # Warnsdorff sweep: one job per chunk of start orbits, one Parquet part per job, and each
-# board's manifest once all its parts are written (knight.dataset). The parts are targets
+# board's manifest once all its parts are written (knight.core.dataset). The parts are targets
 # too: a deleted part is remade (Snakemake does not remake a missing file no job needs).
 
 

@@ -2,12 +2,11 @@
 
 from pathlib import Path
 
-from knight import dataset
-from knight.board import parse_board
-from knight.io import write_frame
-from knight.logs import script_logging
-from knight.sweep import parse_starts
-from knight.tables import board_tables, scan_runs, starts_closed_under_symmetry
+from knight.core import dataset
+from knight.core.board import parse_board, parse_starts
+from knight.core.io import write_frame
+from knight.runtime.logs import script_logging
+from knight.sweep.tables import board_tables, scan_runs, starts_closed_under_symmetry
 
 sm = snakemake
 log = script_logging(sm)

@@ -2,8 +2,8 @@
 
 import polars as pl
 
-from knight.io import write_frame
-from knight.logs import script_logging
+from knight.core.io import write_frame
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -1,9 +1,9 @@
 """Snakemake script: backtracking runs from every start of one board (knight.exact.study)."""
 
-from knight.board import parse_board
+from knight.core.board import parse_board
+from knight.core.io import write_parquet
 from knight.exact.study import backtrack_runs
-from knight.io import write_parquet
-from knight.logs import LineLogger, script_logging
+from knight.runtime.logs import LineLogger, script_logging
 
 sm = snakemake
 log = script_logging(sm)

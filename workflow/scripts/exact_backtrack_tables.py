@@ -2,9 +2,9 @@
 
 import polars as pl
 
+from knight.core.io import write_frame
 from knight.exact.study import backtrack_summary, start_answers, warnsdorff_beside
-from knight.io import write_frame
-from knight.logs import script_logging
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -1,8 +1,8 @@
 """Snakemake script: build, check and time the configured closed tours."""
 
+from knight.core.io import write_frame
 from knight.exact.study import construct_runs
-from knight.io import write_frame
-from knight.logs import LineLogger, script_logging
+from knight.runtime.logs import LineLogger, script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -1,10 +1,10 @@
 """Snakemake script: one constructed closed tour as Parquet (step, row, col; 1-based)."""
 
-from knight.board import parse_board
+from knight.core.board import parse_board
 from knight.exact.check import tour_problem
 from knight.exact.construct import construct
 from knight.exact.tour_io import write_tour
-from knight.logs import script_logging
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

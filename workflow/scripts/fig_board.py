@@ -7,9 +7,9 @@ orders whose tour from each start closes. Starts not run are left blank.
 
 import polars as pl
 
-from knight.board import board_grid, parse_board
-from knight.draw import save, square_heatmap
-from knight.logs import script_logging
+from knight.core.board import board_grid, parse_board
+from knight.report.figures import save, square_heatmap
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

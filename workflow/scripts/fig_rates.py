@@ -2,8 +2,8 @@
 
 import polars as pl
 
-from knight.draw import rates_figure, save
-from knight.logs import script_logging
+from knight.report.figures import rates_figure, save
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import polars as pl
 
-from knight.draw import runtime_figure, save
-from knight.logs import script_logging
+from knight.report.figures import runtime_figure, save
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

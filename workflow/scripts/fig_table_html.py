@@ -2,9 +2,9 @@
 
 import polars as pl
 
-from knight.io import atomic_path
-from knight.logs import script_logging
-from knight.thesis import html_table
+from knight.core.io import atomic_path
+from knight.report.text import html_table
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

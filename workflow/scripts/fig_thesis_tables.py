@@ -2,10 +2,11 @@
 
 import polars as pl
 
-from knight.board import parse_board
-from knight.io import atomic_path
-from knight.logs import script_logging
-from knight.thesis import html_table, markdown, table58, table59
+from knight.core.board import parse_board
+from knight.core.io import atomic_path
+from knight.report.text import html_table, markdown
+from knight.runtime.logs import script_logging
+from knight.sweep.thesis import table58, table59
 
 sm = snakemake
 log = script_logging(sm)

@@ -3,11 +3,11 @@
 import json
 from pathlib import Path
 
-from knight.io import atomic_path
-from knight.logs import script_logging
+from knight.core.io import atomic_path
 from knight.queens.published import published
 from knight.queens.search import dominate
 from knight.queens.tables import classes_frame, write_solutions
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

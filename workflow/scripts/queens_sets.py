@@ -2,11 +2,11 @@
 
 import polars as pl
 
-from knight.io import write_frame
-from knight.logs import script_logging
+from knight.core.io import write_frame
 from knight.queens import dominate, place
 from knight.queens.published import published
 from knight.queens.tables import SCHEMA, solutions_frame, write_solutions
+from knight.runtime.logs import script_logging
 
 COUNT_SCHEMA = {
     "problem": pl.String,

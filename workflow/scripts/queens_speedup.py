@@ -2,10 +2,10 @@
 
 import polars as pl
 
-from knight.draw import save, speedup_figure
-from knight.io import write_frame
-from knight.logs import script_logging
+from knight.core.io import write_frame
 from knight.queens.study import speedup_table
+from knight.report.figures import save, speedup_figure
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -1,8 +1,8 @@
 """Snakemake script: time the queens searches over worker counts -> timings.parquet/.csv."""
 
-from knight.io import write_frame
-from knight.logs import LineLogger, script_logging
+from knight.core.io import write_frame
 from knight.queens.study import run_study
+from knight.runtime.logs import LineLogger, script_logging
 
 sm = snakemake
 log = script_logging(sm)

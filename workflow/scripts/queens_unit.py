@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from knight.logs import script_logging
 from knight.queens.search import dominate
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -2,8 +2,8 @@
 
 import shutil
 
-from knight.io import atomic_path
-from knight.logs import script_logging
+from knight.core.io import atomic_path
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

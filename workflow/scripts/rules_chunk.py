@@ -1,11 +1,11 @@
 """Snakemake script: one chunk of a study's runs of one rule, on Dask, written with its times."""
 
-from knight.board import Board
-from knight.cluster import dask_client
-from knight.io import write_parquet
-from knight.logs import script_logging
-from knight.rules import outcomes
-from knight.studies import Study, run_chunk
+from knight.core.board import Board
+from knight.core.io import write_parquet
+from knight.rules.kernel import outcomes
+from knight.rules.studies import Study, run_chunk
+from knight.runtime.cluster import dask_client
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

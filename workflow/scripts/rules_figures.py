@@ -3,9 +3,9 @@
 import numpy as np
 import polars as pl
 
-from knight.board import Board, board_grid
-from knight.draw import rule_curves_figure, save, square_multiples_figure
-from knight.logs import script_logging
+from knight.core.board import Board, board_grid
+from knight.report.figures import rule_curves_figure, save, square_multiples_figure
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from knight.dataset import write_manifest
-from knight.logs import script_logging
-from knight.studies import RUNS_SCHEMA
+from knight.core.dataset import write_manifest
+from knight.rules.studies import RUNS_SCHEMA
+from knight.runtime.logs import script_logging
 
 sm = snakemake
 log = script_logging(sm)

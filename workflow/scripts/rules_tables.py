@@ -1,16 +1,17 @@
-"""Snakemake script: the rules stage's aggregate tables over every study (knight.rule_tables)."""
+"""Snakemake script: the rules stage's aggregate tables over every study (knight.rules.tables)."""
 
 from pathlib import Path
 
 import polars as pl
 
-from knight import dataset, rule_tables
-from knight.board import Board
-from knight.io import atomic_path, write_frame
-from knight.logs import script_logging
-from knight.tables import board_tables
-from knight.thesis import html_table, markdown
-from knight.tiebreak import RANDOM_RULES
+from knight.core import dataset
+from knight.core.board import Board
+from knight.core.io import atomic_path, write_frame
+from knight.core.tiebreak import RANDOM_RULES
+from knight.report.text import html_table, markdown
+from knight.rules import tables as rule_tables
+from knight.runtime.logs import script_logging
+from knight.sweep.tables import board_tables
 
 sm = snakemake
 log = script_logging(sm)

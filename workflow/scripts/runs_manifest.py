@@ -1,8 +1,8 @@
 """Snakemake script: check a board's runs files against its sweep plan, write the manifest."""
 
-from knight.dataset import write_manifest
-from knight.logs import script_logging
-from knight.sweep import RUNS_SCHEMA, SweepSpec
+from knight.core.dataset import write_manifest
+from knight.runtime.logs import script_logging
+from knight.sweep.driver import RUNS_SCHEMA, SweepSpec
 
 sm = snakemake
 log = script_logging(sm)

@@ -28,7 +28,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from knight.io import atomic_path
+from knight.core.io import atomic_path
 
 MANIFEST = "_manifest.json"
 _TMP_GLOB = ".*.tmp"

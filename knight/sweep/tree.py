@@ -3,9 +3,9 @@
 Conventions (docs/conventions.md): moves are 0-based here (index ``m`` is move
 ``m + 1``); an order is a permutation of the moves, highest priority first,
 identified by its lexicographic rank (0 .. 40,319). The rules swept are those whose
-residual ties a tie order breaks (:data:`knight.tiebreak.ORDER_RULES`: ``fixed``,
+residual ties a tie order breaks (:data:`knight.core.tiebreak.ORDER_RULES`: ``fixed``,
 ``pohl``, ``roth``, ``corner``). At each step the least-degree candidates are
-narrowed by the rule's key (:func:`knight.tiebreak.narrow`; ``fixed`` has none); a
+narrowed by the rule's key (:func:`knight.core.tiebreak.narrow`; ``fixed`` has none); a
 *residual tie point* is a step where two or more candidates are left, so that the
 order decides. For ``fixed`` that is a plain tie point.
 
@@ -49,17 +49,17 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board
-from knight.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
-from knight.symmetry import group
-from knight.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
-from knight.warnsdorff import _BLOCKED, padded, unpad
+from knight.core.board import MOVES, Board
+from knight.core.layout import BLOCKED, padded, unpad
+from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
+from knight.core.symmetry import group
+from knight.core.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
 
 #: Wanted orders at the representative start above which the full tree is expanded.
 FULL_THRESHOLD = N_ORDERS // 4
 
 #: Degrees of visited and margin squares never drop below this (at most 8 decrements).
-_LIMIT = _BLOCKED - 8
+_LIMIT = BLOCKED - 8
 #: ``_WEIGHT[i]``: (7 - i)!, the weight of position ``i`` of an order in its rank.
 _WEIGHT = LEHMER_WEIGHTS
 #: Row and column steps of the moves: move ``m`` goes ``_DR[m] * width + _DC[m]`` in the
@@ -94,7 +94,7 @@ def _visit(deg, path, saved, n, p, width):
     ``saved[n]`` keeps the degree ``p`` had, for :func:`_undo`. ``width``: padded row length.
     """
     saved[n] = deg[p]
-    deg[p] = _BLOCKED
+    deg[p] = BLOCKED
     path[n] = p
     for k in range(8):
         deg[p + _DR[k] * width + _DC[k]] -= 1
@@ -261,8 +261,8 @@ def _expand(before, leaf, leaf_of, scratch):
 def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
     """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
 
-    ``deg0, offsets``: :func:`knight.warnsdorff.padded`; ``rule``: a rule code of
-    :data:`knight.tiebreak.ORDER_RULES`. ``leaf_of`` (int32[40320]) receives the leaf
+    ``deg0, offsets``: :func:`knight.core.layout.padded`; ``rule``: a rule code of
+    :data:`knight.core.tiebreak.ORDER_RULES`. ``leaf_of`` (int32[40320]) receives the leaf
     of each rank, ``leaf`` (int64[40320, N_LEAF_FIELDS]) each leaf's outcome.
     Returns (leaves, knight steps walked, ranks labelled, ranks labelled twice).
     """
@@ -380,7 +380,7 @@ def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf
     """Search the tie tree from padded square ``p0``, labelling only the ranks ``wanted``.
 
     As :func:`_tree_full`, with ``wanted`` sorted ranks and ``prio`` =
-    :func:`knight.orders.priorities`; ``leaf_of`` is -1 at the ranks not wanted.
+    :func:`knight.core.orders.priorities`; ``leaf_of`` is -1 at the ranks not wanted.
     """
     deg = deg0.copy()
     width = cols + 4
@@ -493,7 +493,7 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     ``wanted``: sorted ranks to label (default all). ``full`` forces constraint mode
     (True) or slice mode (False); by default constraint mode is used when more than
     :data:`FULL_THRESHOLD` ranks are wanted. ``rule``: one of
-    :data:`knight.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
+    :data:`knight.core.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
     leaf of each labelled rank, -1 elsewhere), per leaf ``visited``, ``end`` (board
     square), ``closed``, ``ties`` (residual tie points), ``orders`` (ranks labelled),
     and ``steps``, ``full``. Raises ``RuntimeError`` if the leaves do not partition
@@ -538,7 +538,7 @@ def tree_orbit(
 ) -> dict[str, np.ndarray]:
     """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted) under
     ``rule``, searching only the orbit's smallest square; for ``fixed`` exactly the
-    rows of :func:`knight.sweep.brute_orbit`.
+    rows of :func:`knight.sweep.driver.brute_orbit`.
 
     Returns ``start, order, visited, end, complete, closed, ties`` (residual tie
     points; rows by start, then rank) and ``steps`` (knight steps walked,

@@ -9,39 +9,15 @@ share the least degree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board, step_numbers
-from knight.orders import N_ORDERS, all_orders, parse_order, unrank
-from knight.orders import rank as order_rank
-from knight.symmetry import group
-
-_BLOCKED = 100  # degree given to off-board and visited squares: never the least
-
-
-def padded(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Padded layout used by the kernels: a 2-square margin removes bounds checks.
-
-    Returns ``deg0`` (int32 per padded square: the degree on board, ``_BLOCKED`` on
-    the margin), ``offsets`` (int64[8]: index step of each move) and ``index``
-    (int64[size]: padded index of each board square).
-    """
-    width = board.cols + 4
-    deg0 = np.full((board.rows + 4) * width, _BLOCKED, dtype=np.int32)
-    r, c = np.divmod(np.arange(board.size), board.cols)
-    index = (r + 2) * width + (c + 2)
-    deg0[index] = board.degrees
-    offsets = MOVES[:, 0] * width + MOVES[:, 1]
-    return deg0, offsets.astype(np.int64), index.astype(np.int64)
-
-
-def unpad(p, cols: int):
-    """Board square index of padded index (or array of indices) ``p`` on a board of ``cols`` columns."""
-    width = cols + 4
-    return (p // width - 2) * cols + p % width - 2
+from knight.core.board import Board
+from knight.core.layout import BLOCKED, padded, record_row, unpad
+from knight.core.orders import N_ORDERS, all_orders, parse_order, unrank
+from knight.core.orders import rank as order_rank
+from knight.core.run import Run
+from knight.core.symmetry import group
 
 
 @nb.njit(nogil=True, cache=True)
@@ -53,7 +29,7 @@ def _walk(deg0, offsets, start, order, deg, path):
     """
     deg[:] = deg0
     cur = start
-    deg[cur] = _BLOCKED
+    deg[cur] = BLOCKED
     path[0] = cur
     for k in range(8):
         deg[cur + offsets[k]] -= 1
@@ -61,7 +37,7 @@ def _walk(deg0, offsets, start, order, deg, path):
     ties = 0
     while True:
         best = -1
-        bestd = _BLOCKED - 8  # visited/margin squares stay above this after decrements
+        bestd = BLOCKED - 8  # visited/margin squares stay above this after decrements
         nbest = 0
         for i in range(8):
             u = cur + offsets[order[i]]
@@ -76,7 +52,7 @@ def _walk(deg0, offsets, start, order, deg, path):
             break
         ties += nbest > 1
         cur = best
-        deg[cur] = _BLOCKED
+        deg[cur] = BLOCKED
         path[n] = cur
         n += 1
         for k in range(8):
@@ -85,29 +61,11 @@ def _walk(deg0, offsets, start, order, deg, path):
 
 
 @nb.njit(nogil=True, cache=True)
-def record_row(
-    i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out
-):
-    """Write row ``i`` of the outcome arrays: a run of ``n`` squares (``ties`` tied steps) from
-    padded square ``p0`` ending on padded ``pend``; ``width = cols + 4``, ``size = rows * cols``."""
-    closed = False
-    if n == size:
-        for k in range(8):
-            if pend + offsets[k] == p0:
-                closed = True
-    visited_out[i] = n
-    end_out[i] = (pend // width - 2) * cols + pend % width - 2
-    complete_out[i] = n == size
-    closed_out[i] = closed
-    ties_out[i] = ties
-
-
-@nb.njit(nogil=True, cache=True)
 def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out, complete_out, closed_out, ties_out):
     """Run every pair ``(starts[i], ranks[i])`` into the outcome arrays; return knight steps.
 
     ``deg0, offsets, index`` come from :func:`padded`; ``orders`` is
-    :func:`knight.orders.all_orders` (uint8[40320, 8]). Starts and ends are board
+    :func:`knight.core.orders.all_orders` (uint8[40320, 8]). Starts and ends are board
     square indices. Outputs are indexed like ``starts``: squares visited, end square,
     complete, closed, tie points.
     """
@@ -124,43 +82,6 @@ def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out,
         record_row(i, n, ties, path[n - 1], p0, offsets, width, cols, size, *outs)
         steps += n - 1
     return steps
-
-
-@dataclass(frozen=True)
-class Run:
-    """One Warnsdorff run: ``path`` holds the visited squares in order (start first).
-
-    ``order`` is the tie order used (None for the rules random and squirrel-cull),
-    ``ties`` the residual tie points, ``attempts`` the attempts made (random-order).
-    """
-
-    board: Board
-    start: int
-    order: str | None
-    path: np.ndarray
-    ties: int
-    rule: str = "fixed"
-    attempts: int = 1
-
-    @property
-    def visited(self) -> int:
-        return len(self.path)
-
-    @property
-    def end(self) -> int:
-        return int(self.path[-1])
-
-    @property
-    def complete(self) -> bool:
-        return self.visited == self.board.size
-
-    @property
-    def closed(self) -> bool:
-        return self.complete and self.board.is_knight_move(self.start, self.end)
-
-    def numbering(self) -> np.ndarray:
-        """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
-        return step_numbers(self.board, self.path)
 
 
 def run(board: Board, start: int, order: str | int = "12345678") -> Run:
@@ -236,4 +157,4 @@ def image_outcomes(board: Board, order: str) -> list[dict]:
     return out
 
 
-__all__ = ["Run", "image_outcomes", "outcomes", "padded", "run", "run_batch", "unpad"]
+__all__ = ["image_outcomes", "outcomes", "run", "run_batch"]

@@ -155,6 +155,17 @@ def parse_square(board: Board, square) -> int:
     return board.from_human(row, col)
 
 
+def parse_starts(board: Board, starts) -> np.ndarray:
+    """Square indices of ``"all"``, ``"corner"`` ((1, 1)) or 1-based ``[row, col]`` pairs."""
+    if starts is None or starts == "all":
+        return np.arange(board.size)
+    if starts == "corner":
+        return np.zeros(1, dtype=np.int64)
+    if isinstance(starts, str):
+        raise ValueError(f"starts {starts!r}: give all, corner or a list of [row, col] pairs")
+    return np.array([parse_square(board, pair) for pair in starts], dtype=np.int64)
+
+
 def step_numbers(board: Board, path) -> np.ndarray:
     """``int64[rows, cols]``: step number of each square on ``path`` (1 = its first
     square), 0 for squares the path does not visit."""

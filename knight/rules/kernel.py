@@ -1,12 +1,12 @@
 """Warnsdorff runs under every tie-break rule: one numba kernel, batch and single runs.
 
-Rules (:mod:`knight.tiebreak`, docs/conventions.md "Tie-break rules"): ``fixed``,
+Rules (:mod:`knight.core.tiebreak`, docs/conventions.md "Tie-break rules"): ``fixed``,
 ``pohl``, ``roth``, ``corner`` (a key narrows the least-degree tie, then the tie order
 decides), ``random`` (a uniform draw among the tie, candidates listed by move number),
 ``random-order`` (attempts of ``fixed`` under uniformly drawn orders, stopping at the
 first complete tour or after ``retries`` attempts; a row reports the last attempt) and
-``squirrel-cull`` (:mod:`knight.squirrel_cull`). Random draws come from
-:mod:`knight.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
+``squirrel-cull`` (:mod:`knight.rules.squirrel_cull`). Random draws come from
+:mod:`knight.rules.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
 does not depend on how starts and trials are split into calls.
 
 Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols + 4)``
@@ -23,12 +23,12 @@ from numbers import Integral
 import numba as nb
 import numpy as np
 
-from knight.board import MOVES, Board
-from knight.orders import N_ORDERS, all_orders, order_string, parse_order
-from knight.orders import rank as order_rank
-from knight.rng import below, fold, run_key
-from knight.squirrel_cull import schedule
-from knight.tiebreak import (
+from knight.core.board import MOVES, Board
+from knight.core.layout import BLOCKED, padded_size, record_row
+from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
+from knight.core.orders import rank as order_rank
+from knight.core.run import Run
+from knight.core.tiebreak import (
     CORNER,
     FIXED,
     POHL,
@@ -40,27 +40,15 @@ from knight.tiebreak import (
     narrow,
     rule_code,
 )
-from knight.warnsdorff import Run, record_row
+from knight.rules.rng import below, fold, run_key
+from knight.rules.squirrel_cull import schedule
 
-#: Degree given to margin squares and to a square when it is visited. Later decrements
-#: (at most 8) leave it at least ``BLOCKED - 8``, far above any true degree (0..8).
-BLOCKED = 100
 #: Degrees below ``LIMIT`` belong to unvisited board squares (the ``limit`` of
-#: :func:`knight.tiebreak.narrow`).
+#: :func:`knight.core.tiebreak.narrow`).
 LIMIT = 9
 MAX_RETRIES = 65535
 _DR = MOVES[:, 0].copy()
 _DC = MOVES[:, 1].copy()
-
-
-def padded_size(rows: int, cols: int) -> int:
-    """Squares of the padded layout: ``(rows + 4) * (cols + 4)``."""
-    return (rows + 4) * (cols + 4)
-
-
-def move_offsets(cols: int) -> np.ndarray:
-    """int64[8]: padded index step of each move (0-based move numbers)."""
-    return (MOVES[:, 0] * (cols + 4) + MOVES[:, 1]).astype(np.int64)
 
 
 @nb.njit(nogil=True, cache=True)
@@ -375,7 +363,7 @@ def _trials(trials) -> np.ndarray:
 
 def _prepare(board, rule, order, seed, retries):
     if not isinstance(board, Board):
-        raise ValueError(f"board must be a knight.board.Board, got {board!r}")
+        raise ValueError(f"board must be a knight.core.board.Board, got {board!r}")
     code = rule_code(rule)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     retries = _check_int("retries", retries, 1, MAX_RETRIES)
@@ -525,12 +513,9 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
 
 
 __all__ = [
-    "BLOCKED",
     "LIMIT",
     "fill_degrees",
-    "move_offsets",
     "outcomes",
-    "padded_size",
     "pair_outcomes",
     "run",
     "run_batch",

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from knight.board import Board
-from knight.orders import order_strings
-from knight.sweep import RUNS_SCHEMA
-from knight.symmetry import group
+from knight.core.board import Board
+from knight.core.frames import square_coords
+from knight.core.orders import order_strings
+from knight.core.symmetry import group
+from knight.sweep.driver import RUNS_SCHEMA
 
 #: Names of the aggregate tables, in the order they are documented.
 TABLES = ("completion", "orders", "starts", "classes", "ends")
@@ -28,7 +29,7 @@ class SymmetryError(AssertionError):
 
 
 def scan_runs(paths: str | Sequence[str]) -> pl.LazyFrame:
-    """Lazy runs table (:data:`knight.sweep.RUNS_SCHEMA`) from Parquet files (a glob or a list of paths)."""
+    """Lazy runs table (:data:`knight.sweep.driver.RUNS_SCHEMA`) from Parquet files (a glob or a list of paths)."""
     return pl.scan_parquet(paths, hive_partitioning=False).select(RUNS_SCHEMA.names)
 
 
@@ -41,17 +42,6 @@ def order_catalogue(board: Board) -> pl.LazyFrame:
             "class_id": group(board).class_ids().astype(np.uint16),
         }
     )
-
-
-def square_coords(expr_square: str, out_prefix: str = "") -> list[pl.Expr]:
-    """Columns ``{out_prefix}row`` and ``{out_prefix}col`` (1-based, uint16) of the square
-    index column ``expr_square`` on a board of ``cols`` columns."""
-    sq = pl.col(expr_square).cast(pl.Int64)
-    cols = pl.col("cols").cast(pl.Int64)
-    return [
-        (sq // cols + 1).cast(pl.UInt16).alias(f"{out_prefix}row"),
-        (sq % cols + 1).cast(pl.UInt16).alias(f"{out_prefix}col"),
-    ]
 
 
 def completion(runs: pl.LazyFrame) -> pl.LazyFrame:

@@ -1,6 +1,6 @@
 """Aggregates of the rules stage's runs, as polars lazy queries.
 
-Every function takes a ``LazyFrame`` of runs (:data:`knight.studies.RUNS_SCHEMA` plus
+Every function takes a ``LazyFrame`` of runs (:data:`knight.rules.studies.RUNS_SCHEMA` plus
 a ``study`` column) and returns a ``LazyFrame``; nothing is collected here. Boards are
 ``rows`` x ``cols``; squares appear as indices and 1-based ``row``/``col``.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from knight.tables import square_coords
-from knight.tiebreak import RANDOM_RULES
+from knight.core.frames import square_coords
+from knight.core.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
 KEYS = ["study", "rule", "rows", "cols"]

@@ -5,8 +5,8 @@ A sweep is cut into *chunks* (one Snakemake job, one Parquet file each) made of
 whole start orbits under the board's symmetry group, and each chunk into one Dask
 task per orbit. Both engines compute the same rows:
 
-- ``brute``: every (start, order) pair walked by :func:`knight.warnsdorff.run_batch`;
-- ``tree``: :mod:`knight.tree`, which walks each distinct path once and derives
+- ``brute``: every (start, order) pair walked by :func:`knight.sweep.brute.run_batch`;
+- ``tree``: :mod:`knight.sweep.tree`, which walks each distinct path once and derives
   mirror-image starts by symmetry.
 """
 
@@ -22,14 +22,15 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from knight import dataset
-from knight.board import Board, parse_board, parse_square
-from knight.io import write_parquet
-from knight.orders import N_ORDERS, all_orders
-from knight.orders import rank as order_rank
-from knight.symmetry import group
-from knight.tiebreak import ORDER_RULES
-from knight.warnsdorff import padded, run_batch
+from knight.core import dataset
+from knight.core.board import Board, parse_board, parse_starts
+from knight.core.io import write_parquet
+from knight.core.layout import padded
+from knight.core.orders import N_ORDERS, all_orders
+from knight.core.orders import rank as order_rank
+from knight.core.symmetry import group
+from knight.core.tiebreak import ORDER_RULES
+from knight.sweep.brute import run_batch
 
 ENGINES = ("brute", "tree")
 DEFAULT_CHUNK_RUNS = 4_000_000
@@ -175,7 +176,7 @@ def orbit_rows(
             return brute_rule_orbit(board, starts, ranks, rule)
         return brute_orbit(board, starts, ranks)
     if engine == "tree":
-        from knight.tree import tree_orbit
+        from knight.sweep.tree import tree_orbit
 
         return tree_orbit(board, starts, ranks, rule=rule)
     raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
@@ -183,8 +184,8 @@ def orbit_rows(
 
 def brute_rule_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str) -> dict[str, np.ndarray]:
     """Rows of :func:`brute_orbit` for a rule with a key (pohl, roth, corner): every pair
-    walked by the per-run kernel of :mod:`knight.rules`."""
-    from knight.rules import pair_outcomes
+    walked by the per-run kernel of :mod:`knight.rules.kernel`."""
+    from knight.rules.kernel import pair_outcomes
 
     st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
     rk = np.tile(np.asarray(ranks, np.int64), len(starts))
@@ -340,7 +341,7 @@ class SweepSummary:
 
 def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progress=None) -> SweepSummary:
     """Run every chunk of ``spec``; with ``out_dir``, write the board's runs dataset there
-    (``board=RxC/part-NNNN.parquet``, then its manifest, see :mod:`knight.dataset`).
+    (``board=RxC/part-NNNN.parquet``, then its manifest, see :mod:`knight.core.dataset`).
 
     The output folder is checked before any computing; earlier parts of the board's
     folder are removed first, so a reused folder never holds two runs' rows.
@@ -386,17 +387,6 @@ def check_output_dir(folder: str | Path) -> None:
         raise ValueError(f"output folder {folder}: cannot write there ({exc.strerror or exc})") from None
 
 
-def parse_starts(board: Board, starts) -> np.ndarray:
-    """Square indices of ``"all"``, ``"corner"`` ((1, 1)) or 1-based ``[row, col]`` pairs."""
-    if starts is None or starts == "all":
-        return np.arange(board.size)
-    if starts == "corner":
-        return np.zeros(1, dtype=np.int64)
-    if isinstance(starts, str):
-        raise ValueError(f"starts {starts!r}: give all, corner or a list of [row, col] pairs")
-    return np.array([parse_square(board, pair) for pair in starts], dtype=np.int64)
-
-
 def parse_orders(orders) -> np.ndarray:
     """Ranks of ``"all"`` or a list of order strings."""
     if orders is None or orders == "all":
@@ -425,7 +415,6 @@ __all__ = [
     "board_folder",
     "sweep",
     "n_chunks",
-    "parse_starts",
     "parse_orders",
     "iter_chunks",
     "chunk_tasks",

@@ -21,8 +21,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
-from knight.board import Board
-from knight.io import atomic_path
+from knight.core.board import Board
+from knight.core.io import atomic_path
 
 #: Light and dark squares of the drawn board: greys, readable in print under lines.
 LIGHT, DARK = "#f2f2f2", "#bdbdbd"
@@ -63,7 +63,7 @@ def _figsize(board: Board, extra_w: float = 0.0, base: float = 5.0) -> tuple[flo
 
 
 def tour_figure(run, *, title: str | None = None) -> Figure:
-    """A Warnsdorff run (:class:`knight.warnsdorff.Run`) on a chequered board.
+    """A Warnsdorff run (:class:`knight.core.run.Run`) on a chequered board.
 
     Lines join the centres of consecutive squares; the start is a filled circle, the end
     a filled square, unvisited squares carry a cross. The closing move of a closed tour

@@ -11,7 +11,7 @@ choose among the tied set T of candidates sharing the least degree
 - ``random``: a uniform draw among T; ``random-order``: attempts of ``fixed``, each
   under a uniformly drawn order; ``squirrel-cull``: fixed orders switched along the tour.
 
-Kernels work on the padded layout of :func:`knight.warnsdorff.padded` (a 2-square
+Kernels work on the padded layout of :func:`knight.core.layout.padded` (a 2-square
 margin, ``width = cols + 4``): padded index ``p`` is board square
 ``(p // width - 2, p % width - 2)``; visited and margin squares hold a degree of at
 least ``limit``.

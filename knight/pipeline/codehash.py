@@ -19,9 +19,11 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 #: Modules that decide where and how work runs, never what it computes.
-NEUTRAL = frozenset({"knight.cluster", "knight.progress", "knight.logs", "knight.cli"})
+NEUTRAL = frozenset(
+    {"knight.runtime", "knight.runtime.cluster", "knight.runtime.progress", "knight.runtime.logs", "knight.cli"}
+)
 _DATA_MARK = "resources.files("
 
 

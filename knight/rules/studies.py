@@ -9,9 +9,9 @@ of its boards from its starts (docs/rules.md). For one rule, its work is cut int
   ``chunk_steps`` knight steps by an upper bound (a run visits at most rows*cols
   squares; random-order makes at most ``retries`` attempts; random rules run
   ``trials`` times a start). So a board of 300 from every start is many chunks, and
-  many small boards share one. Each is run by :func:`knight.rules.outcomes`.
+  many small boards share one. Each is run by :func:`knight.rules.kernel.outcomes`.
 - *tree* chunks (fixed, pohl, roth, corner under every residual tie order, or a list
-  of orders): each board's tie-tree sweep (:class:`knight.sweep.SweepSpec`), one
+  of orders): each board's tie-tree sweep (:class:`knight.sweep.driver.SweepSpec`), one
   study chunk per sweep chunk (``chunk_runs`` runs, whole start orbits).
 
 A chunk's rows depend only on its content (:meth:`Chunk.params`), never on how it is
@@ -29,11 +29,11 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from knight.board import Board, parse_boards
-from knight.orders import N_ORDERS
-from knight.orders import rank as order_rank
-from knight.sweep import SweepSpec, chunk_tasks, parse_starts
-from knight.tiebreak import ORDER_RULES, RANDOM_RULES, rule_code
+from knight.core.board import Board, parse_boards, parse_starts
+from knight.core.orders import N_ORDERS
+from knight.core.orders import rank as order_rank
+from knight.core.tiebreak import ORDER_RULES, RANDOM_RULES, rule_code
+from knight.sweep.driver import SweepSpec, chunk_tasks
 
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
 #: order a run used (the rule's own, the residual order of a tree row, random-order's
@@ -283,7 +283,7 @@ class Study:
 # --- running a chunk --------------------------------------------------------------
 def walk_rows(board: Board, spec: RuleSpec, starts: np.ndarray) -> dict[str, np.ndarray]:
     """Rows of ``spec`` from ``starts`` (every trial each), with the task's compute seconds."""
-    from knight.rules import outcomes
+    from knight.rules.kernel import outcomes
 
     t0 = time.perf_counter()
     out = outcomes(board, spec.rule, starts, spec.trials, order=spec.order, seed=spec.seed, retries=spec.retries)
@@ -354,7 +354,7 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> Ch
     chunk = chunks[k]
     t0 = time.perf_counter()
     if chunk.kind == "tree":
-        from knight.sweep import run_chunk as run_sweep_chunk
+        from knight.sweep.driver import run_chunk as run_sweep_chunk
 
         res = run_sweep_chunk(chunk.sweep, chunk.sweep_chunk, client=client, progress=progress)
         cols = {name: res.table.column(name).to_numpy() for name in res.table.column_names}

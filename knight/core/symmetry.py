@@ -14,8 +14,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from knight.board import MOVES, Board
-from knight.orders import N_ORDERS, all_orders, ranks_of
+from knight.core.board import MOVES, Board
+from knight.core.orders import N_ORDERS, all_orders, ranks_of
 
 # Matrices acting on column vectors (d_row, d_col).
 _IDENTITY = ((1, 0), (0, 1))

@@ -18,7 +18,7 @@ def atomic_path(path: str | os.PathLike):
     A failure (or a killed process, or a crashed machine) leaves the target untouched:
     either the old file or none, never a partial one a rerun would trust. A killed
     process may leave the temporary file (``.NAME.PID-XXXX.tmp``) behind:
-    :func:`knight.dataset.remove_leftovers` clears those.
+    :func:`knight.core.dataset.remove_leftovers` clears those.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -21,10 +21,10 @@ from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from knight.board import Board, parse_board, parse_boards
-from knight.orders import parse_order
+from knight.core.board import Board, parse_board, parse_boards
+from knight.core.orders import parse_order
 
-SCHEMA = Path(__file__).resolve().parent.parent / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
 
 #: Largest board of the sweep stage (every start x every order): 65,536 squares is
 #: 2.6e9 runs, about 660 jobs of the default size.
@@ -250,7 +250,7 @@ def figures_errors(figures: dict) -> list[str]:
 
 def rules_errors(rules: dict) -> list[str]:
     """The ``rules`` section: study names unique, boards and starts valid for each rule."""
-    from knight.tiebreak import ORDER_RULES
+    from knight.core.tiebreak import ORDER_RULES
 
     msgs: list[str] = []
     names: set[str] = set()
