@@ -373,3 +373,36 @@ def test_code_hash_follows_lazy_names_only_where_used(tmp_path):
     assert "queens/search.py" not in covered(open(os.path.join(REPO, "workflow", "scripts", "exact_tour.py")).read())
     everything = covered("import knight\n")
     assert {"warnsdorff.py", "queens/search.py", "sweep/tables.py"} <= everything
+
+
+@pytest.mark.slow
+def test_a_plain_install_works_from_any_folder(tmp_path):
+    """``pip install .`` (not editable) into a fresh virtual environment: ``import knight``
+    and the ``knight`` command work from another folder, reading the schemas and data
+    shipped in the package. The fresh environment borrows this one's dependencies
+    (``PYTHONPATH``), so nothing but the package itself is installed."""
+    import site
+    import venv
+
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py, knight_cmd = env_dir / "bin" / "python", env_dir / "bin" / "knight"
+    res = subprocess.run(
+        [py, "-m", "pip", "install", "-q", "--no-deps", REPO], capture_output=True, text=True, timeout=600
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(site.getsitepackages())}
+    probe = (
+        "import knight, knight.pipeline.config as c;"
+        "print(knight.__file__); print(c.SCHEMA); print(c.schema_errors({'sweep': {'boards': [5]}}));"
+        "print(knight.exact.construct(8).closed)"
+    )
+    res = subprocess.run([py, "-c", probe], capture_output=True, text=True, cwd=elsewhere, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    where, schema, errors, closed = res.stdout.splitlines()
+    assert where.startswith(str(env_dir)) and schema.startswith(str(env_dir)), res.stdout
+    assert (errors, closed) == ("[]", "True")
+    res = subprocess.run([knight_cmd, "tour", "8"], capture_output=True, text=True, cwd=elsewhere, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.startswith(naive.WORKED_EXAMPLE), res.stderr[-2000:]

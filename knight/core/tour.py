@@ -29,6 +29,11 @@ class Tour:
     an exact solver's tour), ``rule`` the tie-break rule (None for an exact solver's
     tour), ``attempts`` the attempts made (random-order), ``solver`` what made the walk
     (:data:`SOLVERS`). ``path`` is read-only.
+
+    >>> from knight.core.board import Board
+    >>> t = Tour(Board(3, 4), 0, None, [0, 6, 8, 1], rule=None, solver="backtrack")
+    >>> t.squares, t.visited, t.complete, t.outcome()
+    ([(1, 1), (2, 3), (3, 1), (1, 2)], 4, False, 'stuck after 4')
     """
 
     board: Board
