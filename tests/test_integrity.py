@@ -129,6 +129,7 @@ def small(repo, tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_corrupt_runs_file_keeps_failing_until_remade(repo, small):
     """Fault 3: a truncated runs file failed once without naming it, then 'Nothing to be done'."""
     part = small / "results/runs/board=6x6/part-0000.parquet"
@@ -146,6 +147,7 @@ def test_corrupt_runs_file_keeps_failing_until_remade(repo, small):
     assert part.read_bytes() == good
 
 
+@pytest.mark.slow
 def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_path_factory):
     """Fault 6: switching dask.scheduler reran every job; a moved project reran everything."""
     from dask.distributed import LocalCluster
@@ -164,6 +166,7 @@ def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_pat
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr, res.stdout[-2000:]
 
 
+@pytest.mark.slow
 def test_a_changed_library_module_reruns_its_rules(repo, small):
     """Code inputs are derived from the scripts' imports (knight.pipeline.codehash)."""
     from knight.pipeline.codehash import code_files
@@ -188,6 +191,7 @@ def test_planning_a_big_board_is_fast():
     assert time.perf_counter() - t0 < 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "dask, named",
     [
@@ -205,6 +209,7 @@ def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, 
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.slow
 def test_code_hashes_cover_what_each_script_imports(repo):
     """The code a rule's hash covers (knight.pipeline.codehash, static) includes every knight module
     its script really imports when run (its imports executed in a fresh process)."""
