@@ -37,7 +37,7 @@ rule all:
 
 if workflow.is_main_process:
     check_dask_scheduler()
-    check_existing_parts()
+    check_stored_results()
 
 
 onstart:
