@@ -76,11 +76,11 @@ def guard_job(sm, logger: logging.Logger) -> None:
     :mod:`knight.core.io` (the job wrote it: Snakemake removes a job's outputs before it
     runs)."""
     sources = {}
-    for path in _files(sm.input):
+    for path in _files(getattr(sm, "input", ())):
         sealed = seal.check(path, required=False, recover=_RECOVER)
         sources[path] = sealed["sha256"] if sealed else None
     seal.set_sources(sources)
-    outputs = list(_files(sm.output))
+    outputs = _files(getattr(sm, "output", ()))
 
     def seal_outputs():
         if _failed:
