@@ -55,7 +55,7 @@ def study(clean, tmp_path):
 
 def results(work) -> dict[str, bytes | dict]:
     """Every result file of a run (not logs, benchmarks or seals), by path: its bytes, or
-    what cannot differ between two clean runs (a queens unit without its times)."""
+    what cannot differ between two clean runs (queens units and summaries without times)."""
     out = {}
     root = Path(work)
     for path in sorted((root / "results").rglob("*")):
@@ -68,6 +68,8 @@ def results(work) -> dict[str, bytes | dict]:
             unit = json.loads(path.read_text())
             unit["result"].pop("cpu")
             out[rel] = {"unit": unit["unit"], "result": unit["result"]}
+        elif "/frontier/" in rel and path.suffix == ".json":
+            out[rel] = {k: v for k, v in json.loads(path.read_text()).items() if k != "cpu_seconds"}
         else:
             out[rel] = path.read_bytes()
     return out
