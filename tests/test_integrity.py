@@ -371,3 +371,21 @@ def test_the_writer_lock_refuses_a_second_writer_and_dies_with_its_holder(tmp_pa
         proc.wait()
     with dataset.writing(tmp_path):  # the lock ended with its holder
         pass
+
+
+def test_every_rule_output_is_sealed_by_its_job(repo):
+    """The start-up check removes an output without a seal: so every rule that makes files
+    runs a script, and every script calls script_logging (which checks the inputs and seals
+    any output written without knight.core.io). A rule that broke this would be remade on
+    every run."""
+    import glob
+
+    for smk in [os.path.join(repo, "Snakefile"), *glob.glob(os.path.join(repo, "workflow", "rules", "*.smk"))]:
+        text = open(smk).read()
+        for block in re.split(r"^(?=(?:rule|checkpoint) \w+:)", text, flags=re.M)[1:]:
+            name = block.split(":", 1)[0]
+            if re.search(r"^\s+output:", block, flags=re.M):
+                assert re.search(r"^\s+script:", block, flags=re.M), (smk, name, "makes files without a script")
+                assert not re.search(r"^\s+(shell|run):", block, flags=re.M), (smk, name)
+    for script in glob.glob(os.path.join(repo, "workflow", "scripts", "*.py")):
+        assert "script_logging(sm" in open(script).read(), script
