@@ -25,6 +25,8 @@ from knight.core import seal
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
+#: Exceptions the job ended with (set by its excepthook): its outputs are then not sealed.
+_failed: list[type] = []
 #: One line for these failures, on the console and in the log: their message says it all.
 _ONE_LINE = (KeyboardInterrupt, seal.SealError)
 _RECOVER = "run the workflow again: its start-up check removes the file and remakes it"
@@ -66,9 +68,6 @@ def script_logging(sm, name: str = "knight") -> logging.Logger:
     return logger
 
 
-_failed: list[type] = []
-
-
 def guard_job(sm, logger: logging.Logger) -> None:
     """Check every input of the job against its seal (raising :class:`knight.core.seal.SealError`,
     one line naming the file, if it differs); record the inputs' checksums as what this
@@ -83,7 +82,7 @@ def guard_job(sm, logger: logging.Logger) -> None:
     outputs = _files(getattr(sm, "output", ()))
 
     def seal_outputs():
-        if _failed:
+        if _failed or getattr(sys, "last_value", None) is not None:  # the script failed
             return
         for path in outputs:
             if os.path.isfile(path) and not seal.matches(path):
