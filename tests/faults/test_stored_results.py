@@ -89,3 +89,18 @@ def test_damaged_or_missing_seals_are_remade(study, clean):
             "results/rules/tables/completion.parquet": "no seal",
         },
     )
+
+
+def test_a_run_in_progress_is_left_alone(study):
+    """While another snakemake run holds the folder (its lock files under .snakemake/locks),
+    a second invocation (a dry run to watch progress, say) removes nothing: the files of
+    the running jobs are in the middle of being written."""
+    locks = study / ".snakemake" / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    (locks / "0.output.lock").write_text("results/tables/orders.parquet\n")
+    part = study / RUNS.format("5x5", 0)
+    flip(part)
+    res = run(study, "--dry-run")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "another snakemake run holds this folder" in res.stderr
+    assert part.exists() and seal.seal_path(part).exists()

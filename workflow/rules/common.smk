@@ -199,12 +199,20 @@ def check_stored_results():
     """Before Snakemake plans any job: check every stored result under results/ against the
     seal its writer recorded (knight.pipeline.integrity). A file that differs (or an output
     without a seal) is removed with one line naming it, and so is every result made from
-    it, so Snakemake remakes them all: the results then equal a clean run's."""
+    it, so Snakemake remakes them all: the results then equal a clean run's. Skipped while
+    another snakemake run holds the folder (a dry run to watch it, say)."""
     import sys
     import time
 
     from knight.pipeline.integrity import check_results
 
+    if any(Path(".snakemake", "locks").glob("*.lock")):  # files of running jobs are half-written
+        print(
+            "results: not checked against their seals now: another snakemake run holds this folder "
+            "(.snakemake/locks; if none runs, `snakemake --unlock` clears them)",
+            file=sys.stderr,
+        )
+        return
     outputs = [pattern for rule in workflow.rules for pattern in rule.output]
     t0 = time.perf_counter()
     found = check_results("results", is_output=lambda path: any(p.match(path) for p in outputs))
