@@ -12,6 +12,12 @@ min_version("9.0")
 sys.path.insert(0, workflow.basedir)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [workflow.basedir, os.environ.get("PYTHONPATH")])))
 
+from knight.pipeline.config import check_config_file
+
+# A YAML error in the default config stops the run naming its file and line (Snakemake's
+# own message names neither; --configfile files are read by Snakemake before this file).
+check_config_file(os.path.join(workflow.basedir, "config", "config.yaml"))
+
 
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 

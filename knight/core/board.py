@@ -113,6 +113,19 @@ def parse_board(text: str | int) -> Board:
     return Board(rows, cols)
 
 
+#: Smallest side of a board every knight stage accepts (the sweep, the rules stage, the
+#: exact solvers, the figures and the commands alike): a knight on a board with a side
+#: below 3 has no tour (but on 1 x 1) and at most two moves from any square.
+MIN_SIDE = 3
+
+
+def check_sides(board: Board) -> str | None:
+    """Why ``board`` is refused by the knight stages (a side below :data:`MIN_SIDE`), or None."""
+    if board.rows < MIN_SIDE or board.cols < MIN_SIDE:
+        return f"both sides must be at least {MIN_SIDE}"
+    return None
+
+
 def parse_boards(spec) -> list[Board]:
     """Boards of a list (``[5, "6x8"]``) or a range ``{"from": 6, "to": 300, "step": 2}``
     (N x N for N = from, from + step, ... <= to), in the order given, repeats dropped."""
