@@ -233,3 +233,18 @@ wildcard_constraints:
     chunk=r"\d{4}\d*",
     study=r"[a-z0-9][a-z0-9_-]*",
     rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),
+
+
+# --- the queens frontier stores -------------------------------------------------------
+def clean_frontier_stores():
+    """Remove the units of the frontier searches' stores that do not verify (damaged,
+    copied, of another plan), one line each, so that their jobs remake them."""
+    from knight.queens.units import clean_store, make_plan
+
+    for name, (n, k, units) in FRONTIER.items():
+        for line in clean_store(f"results/queens/frontier/{name}", make_plan(n, k, units)):
+            print(line)
+
+
+if workflow.is_main_process:
+    clean_frontier_stores()
