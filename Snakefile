@@ -47,4 +47,5 @@ if workflow.is_main_process:
 
 
 onstart:
+    check_slurm_jobs()
     remove_stale_parts()

@@ -248,3 +248,33 @@ def clean_frontier_stores():
 
 if workflow.is_main_process:
     clean_frontier_stores()
+
+
+# --- Slurm's limits -------------------------------------------------------------------
+# When the jobs go to Slurm, every job asks for at most the CPUs of the partition's
+# largest node, learned from sinfo here (knight.pipeline.slurm; --max-threads can lower
+# it): the profile's command works as printed on any cluster, and "auto" threads
+# (dask.workers) mean that many. Before the first submission (onstart),
+# check_slurm_jobs() stops the run on any job that no node could ever run.
+from knight.pipeline import slurm as slurm_limits
+
+SLURM_PARTITION = None
+if workflow.is_main_process and slurm_limits.submits_to_slurm(workflow.resource_settings):
+    try:
+        SLURM_PARTITION = slurm_limits.partition(slurm_limits.default_partition_name(workflow.resource_settings))
+    except slurm_limits.SlurmError as exc:
+        raise WorkflowError(str(exc)) from None
+    CORES = min(filter(None, [workflow.resource_settings.max_threads, SLURM_PARTITION.cpus]))
+    workflow.resource_settings.max_threads = CORES
+
+
+def check_slurm_jobs():
+    """Stop before any submission if a job asks for more than any node of its Slurm
+    partition has (memory, CPUs) or for longer than the partition allows: one line per rule."""
+    if SLURM_PARTITION is None:
+        return
+    lines = slurm_limits.impossible(workflow.dag.needrun_jobs())
+    if lines:
+        raise WorkflowError(
+            "jobs no Slurm node can run (lower the request or choose a partition):\n  " + "\n  ".join(lines)
+        )
