@@ -238,12 +238,19 @@ wildcard_constraints:
 # --- the queens frontier stores -------------------------------------------------------
 def clean_frontier_stores():
     """Remove the units of the frontier searches' stores that do not verify (damaged,
-    copied, of another plan), one line each, so that their jobs remake them."""
+    copied, of another plan), one line each, and the merge made from them: their jobs
+    remake both (Snakemake does not rerun a merge for an input that went missing)."""
     from knight.queens.units import clean_store, make_plan
 
     for name, (n, k, units) in FRONTIER.items():
-        for line in clean_store(f"results/queens/frontier/{name}", make_plan(n, k, units)):
+        lines = clean_store(f"results/queens/frontier/{name}", make_plan(n, k, units))
+        for line in lines:
             print(line)
+        merged = [Path(f"results/queens/frontier/{name}.{ext}") for ext in ("parquet", "csv", "json")]
+        for path in merged if lines else []:
+            if path.exists():
+                print(f"removing {path}: merged from a unit removed above")
+                path.unlink()
 
 
 if workflow.is_main_process:
