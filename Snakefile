@@ -1,5 +1,5 @@
 # Chessboard combinatorics pipeline. Run: snakemake --cores all
-# Config: config/config.yaml (checked against workflow/schemas/config.schema.yaml).
+# Config: config/config.yaml (checked against knight/pipeline/schemas/config.schema.yaml).
 import os
 import sys
 

@@ -26,6 +26,7 @@ def knight(*args, timeout=600):
     return subprocess.run([*KNIGHT, *map(str, args)], capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_reused_output_folder_never_duplicates_rows(tmp_path):
     """Fault 1: two sweeps into one folder left both runs' parts (4,677,120 rows for 2,580,480)."""
     assert knight("sweep", 6, "--out", tmp_path, "--chunk-runs", 300_000).returncode == 0
@@ -37,6 +38,7 @@ def test_reused_output_folder_never_duplicates_rows(tmp_path):
     assert dataset.scan(tmp_path).select(pl.len()).collect().item() == 1_451_520
 
 
+@pytest.mark.slow
 def test_killed_sweep_is_unfinished_and_cleaned_up(tmp_path):
     """Fault 2: a sweep killed with -9 left a dataset that scanned as valid, plus .tmp files."""
     folder = tmp_path / "board=8x8"
@@ -72,6 +74,7 @@ def test_killed_sweep_is_unfinished_and_cleaned_up(tmp_path):
     assert runs.height == 2_580_480 and runs["complete"].sum() == 2_501_648
 
 
+@pytest.mark.slow
 def test_manifest_catches_a_changed_part(tmp_path):
     assert knight("sweep", 5, "--out", tmp_path).returncode == 0
     part = tmp_path / "board=5x5" / "part-0000.parquet"
@@ -99,6 +102,7 @@ def test_bad_output_path_stops_before_computing(tmp_path, where):
     assert len(lines) == 1 and str(out) in lines[0] and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly(tmp_path):
     """Fault 4 (for every command): Ctrl-C ends with one line and exit 130, no traceback."""
     for args in (
@@ -129,6 +133,7 @@ def small(repo, tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_corrupt_runs_file_keeps_failing_until_remade(repo, small):
     """Fault 3: a truncated runs file failed once without naming it, then 'Nothing to be done'."""
     part = small / "results/runs/board=6x6/part-0000.parquet"
@@ -146,6 +151,7 @@ def test_corrupt_runs_file_keeps_failing_until_remade(repo, small):
     assert part.read_bytes() == good
 
 
+@pytest.mark.slow
 def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_path_factory):
     """Fault 6: switching dask.scheduler reran every job; a moved project reran everything."""
     from dask.distributed import LocalCluster
@@ -164,6 +170,7 @@ def test_settings_that_cannot_change_a_result_rerun_nothing(repo, small, tmp_pat
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr, res.stdout[-2000:]
 
 
+@pytest.mark.slow
 def test_a_changed_library_module_reruns_its_rules(repo, small):
     """Code inputs are derived from the scripts' imports (knight.pipeline.codehash)."""
     from knight.pipeline.codehash import code_files
@@ -188,6 +195,7 @@ def test_planning_a_big_board_is_fast():
     assert time.perf_counter() - t0 < 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "dask, named",
     [
@@ -205,6 +213,7 @@ def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, 
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.slow
 def test_code_hashes_cover_what_each_script_imports(repo):
     """The code a rule's hash covers (knight.pipeline.codehash, static) includes every knight module
     its script really imports when run (its imports executed in a fresh process)."""

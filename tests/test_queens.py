@@ -67,7 +67,7 @@ def test_dominating_sets_match_reference(n, k):
         assert as_tuples(got.sets) == want
 
 
-@pytest.mark.parametrize("n", range(1, 14))
+@pytest.mark.parametrize("n", [*range(1, 13), pytest.param(13, marks=pytest.mark.slow)])
 def test_published_dominating_counts(n):
     # The class search, the enumeration of every set and the published count agree.
     classes = dominate(n, GAMMA[n - 1])
@@ -120,6 +120,7 @@ def test_no_smaller_dominating_sets():
         assert dominate_all(n, GAMMA[n - 1] - 1).solutions == 0
 
 
+@pytest.mark.slow
 def test_interrupted_search_resumes_to_the_same_count(tmp_path):
     whole = dominate(11, 7, tasks=32)
     store = tmp_path / "units"
@@ -144,6 +145,7 @@ def _knight(*args, cwd):
     )
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_search_cleanly_and_it_resumes(tmp_path):
     # Issue 10 item 4: Ctrl-C on one worker ended in a SystemError traceback and exit 1.
     from knight.queens.search import warm_up
