@@ -44,16 +44,16 @@ BAD_ARGS = [
     (["tour", "8", "--svg", "/etc/passwd/x.svg"], "--svg '/etc/passwd/x.svg': /etc/passwd is a file, not a folder"),
     (["tour", "8", "--png", "/etc/passwd/x.png"], "--png '/etc/passwd/x.png': /etc/passwd is a file, not a folder"),
     (["tour", "8", "--png", "{tmp}/t.svg"], "the file name must end in .png"),
-    (["tour", "8", "--seed", "-1"], "--seed must be from 0 to 18,446,744,073,709,551,615, got -1"),
-    (["tour", "8", "--trial", "-1"], "--trial must be from 0 to 4,294,967,295, got -1"),
-    (["tour", "8", "--retries", "0"], "--retries must be from 1 to 65,535, got 0"),
-    (["tour", "8", "--rule", "random", "--seed", "-1"], "--seed must be from 0"),
-    (["tour", "2"], "board '2': both sides must be at least 3"),
+    (["tour", "8", "--seed", "-1"], "--seed must be in 0..18446744073709551615, got -1"),
+    (["tour", "8", "--trial", "-1"], "--trial must be in 0..4294967295, got -1"),
+    (["tour", "8", "--retries", "0"], "--retries must be in 1..65535, got 0"),
+    (["tour", "8", "--rule", "random", "--seed", "-1"], "--seed must be in 0.."),
+    (["tour", "2"], "board 2x2: both sides must be at least 3"),
     (["tour", "8", "--dpi", "0"], "--dpi must be at least 1, got 0"),
-    (["rules", "8", "--seed", "-1"], "--seed must be from 0"),
-    (["rules", "8", "--retries", "0"], "--retries must be from 1"),
-    (["rules", "8", "--trials", "0"], "--trials must be from 1"),
-    (["backtrack", "2x5", "--start", "1,1"], "board '2x5': both sides must be at least 3"),
+    (["rules", "8", "--seed", "-1"], "--seed must be in 0.."),
+    (["rules", "8", "--retries", "0"], "--retries must be in 1.."),
+    (["rules", "8", "--trials", "0"], "--trials must be in 1.."),
+    (["backtrack", "2x5", "--start", "1,1"], "board 2x5: both sides must be at least 3"),
     (["construct", "8", "--out", "/etc/passwd/t.parquet"], "--out '/etc/passwd/t.parquet': /etc/passwd is a file"),
     (["queens", "dominate", "5", "3", "--store", "/etc/passwd"], "--store '/etc/passwd': exists and is not a folder"),
     (["queens", "dominate", "5", "3", "--store", "/etc/passwd/s"], "--store '/etc/passwd/s': /etc/passwd is a file"),
@@ -106,3 +106,7 @@ def test_config_command_names_file_line_and_keys(tmp_path, capsys):
     assert "config key exact.backtrack.boards[0].board: 2: both sides must be at least 3" in err
     assert main(["config", os.path.join(REPO, "config", "tiny.yaml")]) == 0
     assert "valid configuration" in capsys.readouterr().out
+    default = tmp_path / "default.yaml"
+    default.write_text("sweep: {boards: [2]}\n")
+    assert main(["config", "--default", str(default)]) == 2
+    assert "config key sweep.boards[0]: 2: both sides must be at least 3" in capsys.readouterr().err

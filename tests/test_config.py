@@ -211,6 +211,7 @@ EXACT_BAD = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, value, message", EXACT_BAD, ids=[p for p, _, _ in EXACT_BAD])
 def test_exact_bad_values_stop_the_workflow_before_any_job(repo, tmp_path, path, value, message):
     """Issue 16 point 5: these passed the check and failed inside a job after 4 files were written."""
@@ -223,6 +224,7 @@ def test_exact_bad_values_stop_the_workflow_before_any_job(repo, tmp_path, path,
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.slow
 def test_a_yaml_error_in_the_default_config_names_file_and_line(repo, tmp_path):
     """The Snakefile checks config/config.yaml before its `configfile:` reads it."""
     import shutil

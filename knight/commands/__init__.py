@@ -14,43 +14,32 @@ from pathlib import Path
 def board_and_workers(args: argparse.Namespace):
     """``(Board, worker threads)`` from ``args.board`` and ``args.workers`` (default: all
     cores); ValueError naming the bad value."""
+    from knight.core.checks import int_arg
+
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
-    return knight_board(args.board), workers
+    return knight_board(args.board), int_arg("--workers", workers, 1)
 
 
 def knight_board(text):
     """The board ``text`` names (``8``, ``6x8``), within the sides every stage accepts
     (:data:`knight.core.board.MIN_SIDE`); ValueError naming the value otherwise."""
-    from knight.core.board import check_sides, parse_board
+    from knight.core.checks import board_arg
 
-    board = parse_board(text)
-    problem = check_sides(board)
-    if problem:
-        raise ValueError(f"board {text!r}: {problem}")
-    return board
-
-
-def in_range(flag: str, value: int, low: int, high: int | None = None) -> int:
-    """``value`` of option ``flag`` when ``low <= value <= high``; ValueError naming it otherwise."""
-    if value < low or (high is not None and value > high):
-        bounds = f"at least {low}" if high is None else f"from {low} to {high:,}"
-        raise ValueError(f"{flag} must be {bounds}, got {value}")
-    return value
+    return board_arg(text)
 
 
 def check_random_args(args: argparse.Namespace) -> None:
     """``--seed``, ``--trial``/``--trials``, ``--retries`` within the generator's and the
     kernel's ranges (docs/conventions.md), whatever the rule; ValueError naming the bad one."""
+    from knight.core.checks import int_arg
     from knight.rules.kernel import MAX_RETRIES
 
-    in_range("--seed", args.seed, 0, 2**64 - 1)
+    int_arg("--seed", args.seed, 0, 2**64 - 1)
     if getattr(args, "trial", None) is not None:
-        in_range("--trial", args.trial, 0, 2**32 - 1)
+        int_arg("--trial", args.trial, 0, 2**32 - 1)
     if getattr(args, "trials", None) is not None:
-        in_range("--trials", args.trials, 1, 2**32)
-    in_range("--retries", args.retries, 1, MAX_RETRIES)
+        int_arg("--trials", args.trials, 1, 2**32)
+    int_arg("--retries", args.retries, 1, MAX_RETRIES)
 
 
 def output_path(flag: str, value: str, *, folder: bool = False, suffix: str | None = None) -> Path:

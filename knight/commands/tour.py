@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from knight.commands import check_random_args, in_range, knight_board, output_path
+    from knight.commands import check_random_args, knight_board, output_path
     from knight.core.board import format_grid, parse_square, step_numbers
+    from knight.core.checks import int_arg
     from knight.core.orders import parse_order
 
     # Every argument and output path is checked before any work.
@@ -65,7 +66,7 @@ def main(args: argparse.Namespace) -> int:
     start = parse_square(board, args.start)
     parse_order(args.order)
     check_random_args(args)
-    in_range("--dpi", args.dpi, 1)
+    int_arg("--dpi", args.dpi, 1)
     for flag, path in (("--svg", args.svg), ("--png", args.png)):
         if path:
             output_path(flag, path, suffix="." + flag.removeprefix("--"))

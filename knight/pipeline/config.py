@@ -333,8 +333,18 @@ def canonical(config: dict) -> dict:
     return config
 
 
-#: The workflow's default config, read by the Snakefile's ``configfile:`` directive.
-DEFAULT_CONFIG = SCHEMA.parents[2] / "config" / "config.yaml"
+#: The default config of the checkout this package runs from (read by the Snakefile's
+#: ``configfile:`` directive); absent from an installed package.
+CHECKOUT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+
+
+def default_config_file(folder: str | Path = ".") -> Path | None:
+    """The workflow's default config as ``snakemake`` run in ``folder`` reads it: the
+    project's ``config/config.yaml`` there, else the checkout's; None when neither exists."""
+    for path in (Path(folder) / "config" / "config.yaml", CHECKOUT_CONFIG):
+        if path.is_file():
+            return path
+    return None
 
 
 def read_config_file(path: str | Path) -> dict:
@@ -364,7 +374,7 @@ def read_config_file(path: str | Path) -> dict:
     return data
 
 
-def check_config_file(path: str | Path = DEFAULT_CONFIG) -> None:
+def check_config_file(path: str | Path) -> None:
     """For the Snakefile, before its ``configfile:`` directive reads ``path``: a file that
     is not valid YAML stops the workflow in one line naming its file and line."""
     from snakemake.exceptions import WorkflowError
@@ -387,11 +397,11 @@ def merge(base: dict, override: dict) -> dict:
     return out
 
 
-def load_files(paths=(), *, default: bool = True) -> dict:
-    """The checked config (:func:`load`) of the default config file (``default``) then each
+def load_files(paths=(), *, default: str | Path | None = None) -> dict:
+    """The checked config (:func:`load`) of the ``default`` config file (if any) then each
     of ``paths`` merged in order, as ``snakemake --configfile PATH ...`` reads them."""
     config: dict = {}
-    for path in ([DEFAULT_CONFIG] if default else []) + [Path(p) for p in paths]:
+    for path in ([Path(default)] if default is not None else []) + [Path(p) for p in paths]:
         config = merge(config, read_config_file(path))
     return load(config)
 
