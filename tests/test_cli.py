@@ -110,3 +110,19 @@ def test_config_command_names_file_line_and_keys(tmp_path, capsys):
     default.write_text("sweep: {boards: [2]}\n")
     assert main(["config", "--default", str(default)]) == 2
     assert "config key sweep.boards[0]: 2: both sides must be at least 3" in capsys.readouterr().err
+
+
+def test_scan_of_a_fixed_and_a_roth_sweep_names_both_folders(tmp_path, capsys):
+    # Issue 16 point 5: polars' SchemaFieldNotFoundError instead of a project error.
+    from knight.core.dataset import DatasetError, scan
+
+    orders = ["--orders", "12345678", "31245678", "--workers", "1"]
+    assert main(["sweep", "5", "--out", str(tmp_path), *orders]) == 0
+    assert main(["sweep", "5", "--rule", "roth", "--out", str(tmp_path), *orders]) == 0
+    capsys.readouterr()
+    with pytest.raises(DatasetError) as info:
+        scan(tmp_path)
+    text = str(info.value)
+    assert f"{tmp_path / 'board=5x5'} and {tmp_path / 'rule=roth' / 'board=5x5'}" in text
+    assert "partitioned by board and by rule, board" in text
+    assert scan(tmp_path / "rule=roth").collect().height == scan(tmp_path / "board=5x5").collect().height == 50
