@@ -103,13 +103,13 @@ def test_config_command_names_file_line_and_keys(tmp_path, capsys):
     assert main(["config", str(wrong)]) == 2
     err = capsys.readouterr().err
     assert "config key exact.backtrack.order: '11111111': not a permutation of 12345678" in err
-    assert "config key exact.backtrack.boards[0].board: 2: both sides must be at least 3" in err
+    assert "config key exact.backtrack.boards[0].board: 2: a board needs both sides at least 3" in err
     assert main(["config", os.path.join(REPO, "config", "tiny.yaml")]) == 0
     assert "valid configuration" in capsys.readouterr().out
     default = tmp_path / "default.yaml"
     default.write_text("sweep: {boards: [2]}\n")
     assert main(["config", "--default", str(default)]) == 2
-    assert "config key sweep.boards[0]: 2: both sides must be at least 3" in capsys.readouterr().err
+    assert "config key sweep.boards[0]: 2: a board needs both sides at least 3" in capsys.readouterr().err
 
 
 def test_scan_of_a_fixed_and_a_roth_sweep_names_both_folders(tmp_path, capsys):

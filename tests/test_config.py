@@ -27,7 +27,7 @@ def with_(path: str, value, base=None):
 # (config, text every message must contain): key and value named.
 BAD = [
     # sweep
-    (with_("sweep.boards", [2]), "config key sweep.boards[0]: 2: both sides must be at least 3"),
+    (with_("sweep.boards", [2]), "config key sweep.boards[0]: 2: a board needs both sides at least 3"),
     (
         with_("sweep.boards", ["300x300"]),
         "config key sweep.boards[0]: '300x300': 90,000 squares is more than this stage's limit of 65,536",
@@ -123,7 +123,7 @@ SIDES = [
     ("figures.images_of_order", {"board": "1x5", "order": "12345678"}, "figures.images_of_order.board: '1x5'"),
     ("rules.studies[1].boards", [2], "rules.studies[1].boards[0]: '2x2'"),
 ]
-BAD += [(with_(path, value), f"config key {key}: both sides must be at least 3") for path, value, key in SIDES]
+BAD += [(with_(path, value), f"config key {key}: a board needs both sides at least 3") for path, value, key in SIDES]
 
 
 @pytest.mark.parametrize(
@@ -207,7 +207,11 @@ def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
 
 EXACT_BAD = [
     ("exact.backtrack.order", "11111111", "config key exact.backtrack.order: '11111111': not a permutation"),
-    ("exact.backtrack.boards", [{"board": 2}], "exact.backtrack.boards[0].board: 2: both sides must be at least 3"),
+    (
+        "exact.backtrack.boards",
+        [{"board": 2}],
+        "exact.backtrack.boards[0].board: 2: a board needs both sides at least 3",
+    ),
 ]
 
 

@@ -114,16 +114,10 @@ def parse_board(text: str | int) -> Board:
 
 
 #: Smallest side of a board every knight stage accepts (the sweep, the rules stage, the
-#: exact solvers, the figures and the commands alike): a knight on a board with a side
+#: exact solvers, the figures, the commands and the Python API alike: the config check
+#: and :func:`knight.core.checks.board_arg` read it): a knight on a board with a side
 #: below 3 has no tour (but on 1 x 1) and at most two moves from any square.
 MIN_SIDE = 3
-
-
-def check_sides(board: Board) -> str | None:
-    """Why ``board`` is refused by the knight stages (a side below :data:`MIN_SIDE`), or None."""
-    if board.rows < MIN_SIDE or board.cols < MIN_SIDE:
-        return f"both sides must be at least {MIN_SIDE}"
-    return None
 
 
 def parse_boards(spec) -> list[Board]:

@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from knight.core.board import Board, check_sides, parse_board, parse_boards
+from knight.core.board import MIN_SIDE, Board, parse_board, parse_boards
 from knight.core.orders import parse_order
 
 #: The config's JSON schema, shipped inside the package (one sibling file per section).
@@ -99,15 +99,14 @@ def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:
 # --- each section's meaning ------------------------------------------------------
 def _board(key: str, value, msgs: list[str], *, max_squares: int | None = None) -> Board | None:
     """The knight board ``value`` of ``key``, within the sides every stage accepts
-    (:func:`knight.core.board.check_sides`) and ``max_squares``; None after a message."""
+    (:data:`knight.core.board.MIN_SIDE`) and ``max_squares``; None after a message."""
     try:
         board = parse_board(value)
     except ValueError as exc:
         msgs.append(f"config key {key}: {value!r}: {exc}")
         return None
-    problem = check_sides(board)
-    if problem:
-        msgs.append(f"config key {key}: {value!r}: {problem}")
+    if min(board.rows, board.cols) < MIN_SIDE:
+        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {MIN_SIDE}")
         return None
     if max_squares is not None and board.size > max_squares:
         msgs.append(
