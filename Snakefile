@@ -15,6 +15,12 @@ _JOB_PATH = [os.path.join(workflow.basedir, "workflow", "site"), workflow.basedi
 _JOB_PATH += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in _JOB_PATH]
 os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
 
+from knight.pipeline.config import check_config_file
+
+# A YAML error in the default config stops the run naming its file and line (Snakemake's
+# own message names neither; --configfile files are read by Snakemake before this file).
+check_config_file(os.path.join(workflow.basedir, "config", "config.yaml"))
+
 
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
@@ -44,4 +50,5 @@ if workflow.is_main_process:
 
 
 onstart:
+    check_slurm_jobs()
     remove_stale_parts()

@@ -59,6 +59,8 @@ BAD = [
     (with_("exact.construct.boards", [7]), "config key exact.construct.boards[0]: 7:"),
     (with_("exact.backtrack.boards", [{"board": "2y3"}]), "config key exact.backtrack.boards[0].board: '2y3'"),
     (with_("exact.backtrack.prune", ["sideways"]), "config key exact.backtrack.prune[0]: 'sideways'"),
+    # issue 16 point 5: the order's meaning, as for figures.tours[].order
+    (with_("exact.backtrack.order", "11111111"), "config key exact.backtrack.order: '11111111': not a permutation"),
     # figures
     (
         with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345678"}]),
@@ -69,6 +71,14 @@ BAD = [
         "config key figures.tours[0].order: '12345677': not a permutation",
     ),
     (with_("figures.dpi", 5), "config key figures.dpi: 5"),
+    (
+        with_("rules.settings.pohl.order", "12345677"),
+        "config key rules.settings.pohl.order: '12345677': not a permutation",
+    ),
+    (
+        with_("rules.studies[2].orders", ["12345678", "11111111"]),
+        "config key rules.studies[2].orders[1]: '11111111': not a permutation",
+    ),
     # rules
     (with_("rules.studies[0].rules", ["sideways"]), "config key rules.studies[0].rules[0]: 'sideways'"),
     (with_("rules.settings.random.seed", "x"), "config key rules.settings.random.seed: 'x'"),
@@ -100,6 +110,20 @@ BAD = [
         "config key rules.studies[0].starts: 'all': squirrel-cull starts from (1, 1) only",
     ),
 ]
+
+
+# The same side limit (knight.core.board.MIN_SIDE) in every section that takes a knight board.
+SIDES = [
+    ("sweep.boards", [2], "sweep.boards[0]: 2"),
+    ("sweep.boards", ["3x2"], "sweep.boards[0]: '3x2'"),
+    ("exact.backtrack.boards", [{"board": 2}], "exact.backtrack.boards[0].board: 2"),
+    ("exact.backtrack.boards", [{"board": "2x8"}], "exact.backtrack.boards[0].board: '2x8'"),
+    ("exact.construct.boards", ["2x8"], "exact.construct.boards[0]: '2x8'"),
+    ("figures.tours", [{"board": 2, "start": [1, 1], "order": "12345678"}], "figures.tours[0].board: 2"),
+    ("figures.images_of_order", {"board": "1x5", "order": "12345678"}, "figures.images_of_order.board: '1x5'"),
+    ("rules.studies[1].boards", [2], "rules.studies[1].boards[0]: '2x2'"),
+]
+BAD += [(with_(path, value), f"config key {key}: a board needs both sides at least 3") for path, value, key in SIDES]
 
 
 @pytest.mark.parametrize(
@@ -179,3 +203,47 @@ def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     assert res.returncode != 0
     assert message in res.stderr + res.stdout
     assert not (tmp_path / "results").exists()
+
+
+EXACT_BAD = [
+    ("exact.backtrack.order", "11111111", "config key exact.backtrack.order: '11111111': not a permutation"),
+    (
+        "exact.backtrack.boards",
+        [{"board": 2}],
+        "exact.backtrack.boards[0].board: 2: a board needs both sides at least 3",
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, value, message", EXACT_BAD, ids=[p for p, _, _ in EXACT_BAD])
+def test_exact_bad_values_stop_the_workflow_before_any_job(repo, tmp_path, path, value, message):
+    """Issue 16 point 5: these passed the check and failed inside a job after 4 files were written."""
+    cfg = with_(path, value, {"sweep": {"boards": [5]}, "exact": {"backtrack": {"boards": [{"board": 5}]}}})
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
+    res = run_snakemake(tmp_path, "exact_study", configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
+    assert res.returncode != 0
+    assert message in res.stderr + res.stdout
+    assert "Traceback" not in res.stderr
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.slow
+def test_a_yaml_error_in_the_default_config_names_file_and_line(repo, tmp_path):
+    """The Snakefile checks config/config.yaml before its `configfile:` reads it."""
+    import shutil
+
+    copy = tmp_path / "repo"
+    shutil.copytree(
+        repo, copy, ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info")
+    )
+    config = copy / "config" / "config.yaml"
+    lines = config.read_text().splitlines()
+    assert lines[5].startswith("  boards: [")
+    lines[5] = lines[5].replace("]", "]]", 1)  # a stray bracket on line 6
+    config.write_text("\n".join(lines) + "\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    res = run_snakemake(work, "--dry-run", cores=1, timeout=300, repo=str(copy))
+    assert res.returncode != 0
+    assert f"config file {config}, line 6, column" in res.stderr + res.stdout, res.stderr[-2000:]

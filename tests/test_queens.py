@@ -152,7 +152,7 @@ def test_ctrl_c_stops_a_search_cleanly_and_it_resumes(tmp_path):
 
     warm_up()  # compiled kernels in numba's cache: the commands below start searching at once
     # Searches of tens of seconds, in units of seconds: the signal lands inside a kernel.
-    for args in (["place", "17"], ["dominate", "14", "8", "--tasks", "8", "--no-store"]):
+    for args in (["place", "17"], ["dominate", "14", "8", "--tasks", "8"]):
         proc = _knight("queens", *args, cwd=tmp_path)
         time.sleep(5)
         proc.send_signal(signal.SIGINT)
@@ -266,19 +266,25 @@ def test_bad_input_raises_with_the_value(call, message):
 
 def test_cli_json_and_errors(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert main(["queens", "dominate", "8", "5", "--json"]) == 0
+    assert main(["queens", "dominate", "8", "5", "--json", "--store", "s"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"n", "k", "solutions", "classes", "seconds"}
-    assert (out["n"], out["k"], out["solutions"], out["classes"]) == (8, 5, 4860, 638)
-    classes = pl.read_parquet(tmp_path / "queens-dominate-8-5" / "classes.parquet")
+    assert set(out) == {"n", "k", "solutions", "classes", "seconds", "units", "read_back"}
+    assert (out["n"], out["k"], out["solutions"], out["classes"], out["read_back"]) == (8, 5, 4860, 638, 0)
+    classes = pl.read_parquet(tmp_path / "s" / "classes.parquet")
     assert len(classes) == 638 and classes["orbit"].sum() == 4860
-    assert main(["queens", "dominate", "9", "5", "--no-store"]) == 0
+    assert main(["queens", "dominate", "8", "5", "--json", "--store", "s"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["read_back"] == out["units"] == 64 and out["solutions"] == 4860  # the time searched nothing
+    assert main(["queens", "dominate", "9", "5"]) == 0
     assert "114 solutions, 21 up to symmetry" in capsys.readouterr().out
-    assert not (tmp_path / "queens-dominate-9-5").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]  # no store unless asked
     assert main(["queens", "dominate", "11", "7", "--tasks", "8", "--unit", "2", "--store", "u"]) == 0
-    assert "in the 1 unit(s) finished so far" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "in the 1 unit(s) asked for (--unit)" in out and "1 of 1 unit(s) searched, 0 read back" in out
     stored = sorted(p.name for p in (tmp_path / "u").iterdir() if not p.name.startswith("."))  # seals hidden
     assert stored == ["plan.json", "unit-00002.json"]
+    assert main(["queens", "dominate", "11", "7", "--tasks", "8", "--unit", "2", "--unit", "3", "--store", "u"]) == 0
+    assert "1 of 2 unit(s) searched, 1 read back" in capsys.readouterr().out
     assert main(["queens", "place", "8", "--json", "--workers", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"n", "solutions", "classes", "seconds"}

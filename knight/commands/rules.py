@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from knight.commands import board_and_workers
+from knight.commands import board_and_workers, check_random_args
 
 HELP = "run a tie-break rule on one board from the corner or every start; print its completion row"
 
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=HELP,
         description="Run RULE on BOARD from (1,1) or every start (random rules: TRIALS runs a start), "
         "through the rules stage's code, and print runs, complete and closed tours, rates (with a "
-        "95%% interval for random rules) and seconds.",
+        "95% interval for random rules) and seconds.",
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--rule", choices=RULES, default="fixed", help="tie-break rule (default fixed)")
@@ -59,6 +59,7 @@ def main(args: argparse.Namespace) -> int:
     from knight.runtime.progress import Progress
 
     board, workers = board_and_workers(args)
+    check_random_args(args)
     spec = RuleSpec.from_settings(
         args.rule, {args.rule: {"order": args.order, "seed": args.seed, "trials": args.trials, "retries": args.retries}}
     )

@@ -56,14 +56,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from knight.core.board import format_grid, parse_board, parse_square, step_numbers
+    from knight.commands import check_random_args, knight_board, output_path
+    from knight.core.board import format_grid, parse_square, step_numbers
+    from knight.core.checks import int_arg
     from knight.core.orders import parse_order
 
-    board = parse_board(args.board)
+    # Every argument and output path is checked before any work.
+    board = knight_board(args.board)
     start = parse_square(board, args.start)
-    parse_order(args.order)  # clear error before any work
-    if args.dpi < 1:
-        raise ValueError(f"--dpi must be positive, got {args.dpi}")
+    parse_order(args.order)
+    check_random_args(args)
+    int_arg("--dpi", args.dpi, 1)
+    for flag, path in (("--svg", args.svg), ("--png", args.png)):
+        if path:
+            output_path(flag, path, suffix="." + flag.removeprefix("--"))
     if args.rule == "fixed":
         from knight.sweep.brute import run as warnsdorff_run
 

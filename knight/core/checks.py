@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numbers
 
-from knight.core.board import Board, parse_board, parse_square
+from knight.core.board import MIN_SIDE, Board, parse_board, parse_square
 
 
 def named(name: str, message: str) -> str:
@@ -18,8 +18,9 @@ def named(name: str, message: str) -> str:
     return message if message.startswith(f"{name} ") else f"{name}: {message}"
 
 
-def board_arg(value, *, name: str = "board", min_side: int = 1) -> Board:
-    """A :class:`Board` from ``8``, ``"6x8"`` or a Board, both sides at least ``min_side``."""
+def board_arg(value, *, name: str = "board", min_side: int = MIN_SIDE) -> Board:
+    """A :class:`Board` from ``8``, ``"6x8"`` or a Board, both sides at least ``min_side``
+    (by default :data:`knight.core.board.MIN_SIDE`, the limit of every knight stage)."""
     if isinstance(value, Board):
         board = value
     else:

@@ -226,6 +226,29 @@ def dataset_folders(root: str | os.PathLike) -> list[Path]:
     return sorted(found)
 
 
+def check_same_layout(root: str | os.PathLike, folders: Iterable[str | os.PathLike]) -> None:
+    """Raise :class:`DatasetError` naming two of ``folders`` (under ``root``) that cannot be
+    read as one table: other Hive partition keys in their paths (a fixed-order sweep beside
+    a ``rule=roth`` one) or parts with other columns. Reads one part footer per folder."""
+    root, first = Path(root), None
+    for folder in map(Path, folders):
+        keys = tuple(p.split("=", 1)[0] for p in folder.relative_to(root).parts if "=" in p)
+        part = next(iter(sorted(folder.glob("part-*.parquet"))), None)
+        schema = pq.read_schema(part).remove_metadata() if part is not None else None
+        if first is None:
+            first = (folder, keys, schema)
+        elif keys != first[1]:
+            raise DatasetError(
+                f"{first[0]} and {folder}: datasets partitioned by {', '.join(first[1]) or 'nothing'} and by "
+                f"{', '.join(keys) or 'nothing'} cannot be read as one table; scan each folder on its own"
+            )
+        elif schema is not None and first[2] is not None and not schema.equals(first[2]):
+            raise DatasetError(
+                f"{first[0]} and {folder}: parts with other columns cannot be read as one table; "
+                "scan each folder on its own"
+            )
+
+
 def scan(root: str | os.PathLike, *, deep: bool = True, hive: bool = True):
     """Lazy polars frame over every dataset folder under ``root``, after verifying each
     against its manifest. Raises :class:`DatasetError` naming an unfinished folder or an
@@ -237,6 +260,7 @@ def scan(root: str | os.PathLike, *, deep: bool = True, hive: bool = True):
     if not folders:
         raise DatasetError(f"{root}: no dataset here (no part files, no {MANIFEST})")
     files = [str(p) for folder in folders for p in verify(folder, deep=deep)]
+    check_same_layout(root, folders)
     if not files:
         return pl.scan_parquet(str(Path(root) / "**" / "*.parquet")).head(0)
     return pl.scan_parquet(files, hive_partitioning=hive)

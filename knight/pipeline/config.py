@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from knight.core.board import Board, parse_board, parse_boards
+from knight.core.board import MIN_SIDE, Board, parse_board, parse_boards
 from knight.core.orders import parse_order
 
 #: The config's JSON schema, shipped inside the package (one sibling file per section).
@@ -97,14 +97,16 @@ def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:
 
 
 # --- each section's meaning ------------------------------------------------------
-def _board(key: str, value, msgs: list[str], *, min_side: int = 1, max_squares: int | None = None) -> Board | None:
+def _board(key: str, value, msgs: list[str], *, max_squares: int | None = None) -> Board | None:
+    """The knight board ``value`` of ``key``, within the sides every stage accepts
+    (:data:`knight.core.board.MIN_SIDE`) and ``max_squares``; None after a message."""
     try:
         board = parse_board(value)
     except ValueError as exc:
         msgs.append(f"config key {key}: {value!r}: {exc}")
         return None
-    if board.rows < min_side or board.cols < min_side:
-        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {min_side}")
+    if min(board.rows, board.cols) < MIN_SIDE:
+        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {MIN_SIDE}")
         return None
     if max_squares is not None and board.size > max_squares:
         msgs.append(
@@ -147,7 +149,7 @@ def sweep_errors(sweep: dict) -> list[str]:
         items = [(f"sweep.boards[{i}]", v) for i, v in enumerate(spec)]
     boards = []
     for key, v in items:
-        b = _board(key, v, msgs, min_side=3, max_squares=MAX_SWEEP_SQUARES)
+        b = _board(key, v, msgs, max_squares=MAX_SWEEP_SQUARES)
         if b is None and isinstance(spec, dict):
             break  # a range's boards grow: the first bad one says it
         boards.append(b)
@@ -215,8 +217,11 @@ def exact_errors(exact: dict) -> list[str]:
     from knight.exact.construct import choose_method
 
     msgs: list[str] = []
-    for i, item in enumerate(exact.get("backtrack", {}).get("boards", [])):
+    backtrack = exact.get("backtrack", {})
+    for i, item in enumerate(backtrack.get("boards", [])):
         _board(f"exact.backtrack.boards[{i}].board", item["board"], msgs)
+    if "order" in backtrack:
+        _order("exact.backtrack.order", backtrack["order"], msgs)
     construct = exact.get("construct", {})
     for name in ("boards", "tours"):
         for i, value in enumerate(construct.get(name, [])):
@@ -238,7 +243,7 @@ def figures_errors(figures: dict) -> list[str]:
         items.append(("figures.images_of_order", figures["images_of_order"]))
     for key, item in items:
         _order(f"{key}.order", item["order"], msgs)
-        board = _board(f"{key}.board", item["board"], msgs, min_side=3)
+        board = _board(f"{key}.board", item["board"], msgs)
         if board is not None and "start" in item:
             r, c = item["start"]
             if not (1 <= r <= board.rows and 1 <= c <= board.cols):
@@ -254,6 +259,9 @@ def rules_errors(rules: dict) -> list[str]:
     from knight.core.tiebreak import ORDER_RULES
 
     msgs: list[str] = []
+    for rule, settings in rules.get("settings", {}).items():
+        if isinstance(settings, dict) and "order" in settings:
+            _order(f"rules.settings.{rule}.order", settings["order"], msgs)
     names: set[str] = set()
     for i, study in enumerate(rules.get("studies", [])):
         key = f"rules.studies[{i}]"
@@ -268,7 +276,7 @@ def rules_errors(rules: dict) -> list[str]:
         ok = []
         for j, board in enumerate(boards):
             where = f"{key}.boards" + ("" if isinstance(study["boards"], dict) else f"[{j}]")
-            b = _board(where, board.name, msgs, min_side=3, max_squares=MAX_RULES_SQUARES)
+            b = _board(where, board.name, msgs, max_squares=MAX_RULES_SQUARES)
             if b is not None:
                 ok.append(b)
         if "squirrel-cull" in study["rules"]:
@@ -285,6 +293,9 @@ def rules_errors(rules: dict) -> list[str]:
                 )
         if isinstance(study.get("starts"), list):
             _starts_on(f"{key}.starts", study["starts"], ok, msgs)
+        if isinstance(study.get("orders"), list):
+            for j, order in enumerate(study["orders"]):
+                _order(f"{key}.orders[{j}]", order, msgs)
         if study.get("orders", "default") != "default":
             other = [r for r in study["rules"] if r not in ORDER_RULES]
             if other:
@@ -319,6 +330,79 @@ def canonical(config: dict) -> dict:
             study["starts"] = [list(p) for p in sorted({tuple(p) for p in study["starts"]})]
         study["rules"] = list(dict.fromkeys(study["rules"]))
     return config
+
+
+#: The default config of the checkout this package runs from (read by the Snakefile's
+#: ``configfile:`` directive); absent from an installed package.
+CHECKOUT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+
+
+def default_config_file(folder: str | Path = ".") -> Path | None:
+    """The workflow's default config as ``snakemake`` run in ``folder`` reads it: the
+    project's ``config/config.yaml`` there, else the checkout's; None when neither exists."""
+    for path in (Path(folder) / "config" / "config.yaml", CHECKOUT_CONFIG):
+        if path.is_file():
+            return path
+    return None
+
+
+def read_config_file(path: str | Path) -> dict:
+    """The mapping of keys in a YAML (or JSON) config file.
+
+    Raises :class:`ConfigError` in one line naming the file, and for a syntax error its
+    line and column (Snakemake's own message names neither)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        hint = ""
+        if isinstance(exc, FileNotFoundError) and not Path(path).suffix:
+            hint = "; a target? write targets before --configfile, which takes every word after it as a file"
+        raise ConfigError(f"config file {path}: cannot be read ({exc.strerror or exc}){hint}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and start is not None:
+            problem += f" ({context} at line {start.line + 1}, column {start.column + 1})"
+        raise ConfigError(f"config file {path}{where}: not valid YAML: {problem}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path}: must hold keys at its top level (sweep:, queens:, ...), got {data!r}")
+    return data
+
+
+def check_config_file(path: str | Path) -> None:
+    """For the Snakefile, before its ``configfile:`` directive reads ``path``: a file that
+    is not valid YAML stops the workflow in one line naming its file and line."""
+    from snakemake.exceptions import WorkflowError
+
+    try:
+        read_config_file(path)
+    except ConfigError as exc:
+        raise WorkflowError(str(exc)) from None
+
+
+def merge(base: dict, override: dict) -> dict:
+    """``base`` updated by ``override`` as Snakemake merges config files: mappings key by
+    key, every other value (lists included) replaced."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_files(paths=(), *, default: str | Path | None = None) -> dict:
+    """The checked config (:func:`load`) of the ``default`` config file (if any) then each
+    of ``paths`` merged in order, as ``snakemake --configfile PATH ...`` reads them."""
+    config: dict = {}
+    for path in ([Path(default)] if default is not None else []) + [Path(p) for p in paths]:
+        config = merge(config, read_config_file(path))
+    return load(config)
 
 
 def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:

@@ -246,3 +246,55 @@ wildcard_constraints:
     chunk=r"\d{4}\d*",
     study=r"[a-z0-9][a-z0-9_-]*",
     rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),
+
+
+# --- the queens frontier stores -------------------------------------------------------
+def clean_frontier_stores():
+    """Remove the units of the frontier searches' stores that do not verify (damaged,
+    copied, of another plan), one line each, and the merge made from them: their jobs
+    remake both (Snakemake does not rerun a merge for an input that went missing)."""
+    from knight.queens.units import clean_store, make_plan
+
+    for name, (n, k, units) in FRONTIER.items():
+        lines = clean_store(f"results/queens/frontier/{name}", make_plan(n, k, units))
+        for line in lines:
+            print(line)
+        merged = [Path(f"results/queens/frontier/{name}.{ext}") for ext in ("parquet", "csv", "json")]
+        for path in merged if lines else []:
+            if path.exists():
+                print(f"removing {path}: merged from a unit removed above")
+                path.unlink()
+
+
+if workflow.is_main_process:
+    clean_frontier_stores()
+
+
+# --- Slurm's limits -------------------------------------------------------------------
+# When the jobs go to Slurm, every job asks for at most the CPUs of the partition's
+# largest node, learned from sinfo here (knight.pipeline.slurm; --max-threads can lower
+# it): the profile's command works as printed on any cluster, and "auto" threads
+# (dask.workers) mean that many. Before the first submission (onstart),
+# check_slurm_jobs() stops the run on any job that no node could ever run.
+from knight.pipeline import slurm as slurm_limits
+
+SLURM_PARTITION = None
+if workflow.is_main_process and slurm_limits.submits_to_slurm(workflow.resource_settings):
+    try:
+        SLURM_PARTITION = slurm_limits.partition(slurm_limits.default_partition_name(workflow.resource_settings))
+    except slurm_limits.SlurmError as exc:
+        raise WorkflowError(str(exc)) from None
+    CORES = min(filter(None, [workflow.resource_settings.max_threads, SLURM_PARTITION.cpus]))
+    workflow.resource_settings.max_threads = CORES
+
+
+def check_slurm_jobs():
+    """Stop before any submission if a job asks for more than any node of its Slurm
+    partition has (memory, CPUs) or for longer than the partition allows: one line per rule."""
+    if SLURM_PARTITION is None:
+        return
+    lines = slurm_limits.impossible(workflow.dag.needrun_jobs())
+    if lines:
+        raise WorkflowError(
+            "jobs no Slurm node can run (lower the request or choose a partition):\n  " + "\n  ".join(lines)
+        )
