@@ -6,9 +6,9 @@ command line's names and defaults (``knight tour``).
 
 from __future__ import annotations
 
-from knight.core.checks import board_arg, choice_arg, int_arg, named, square_arg
+from knight.core.checks import board_arg, choice_arg, named, square_arg
 from knight.core.orders import parse_order
-from knight.core.tiebreak import RULES
+from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES, check_setting
 from knight.core.tour import Tour
 
 
@@ -16,11 +16,11 @@ def tour(
     board,
     start=(1, 1),
     rule: str = "fixed",
-    order: str = "12345678",
-    seed: int = 1,
+    order: str = DEFAULT_ORDER,
+    seed: int = DEFAULT_SEED,
     *,
     trial: int = 0,
-    retries: int = 10,
+    retries: int = DEFAULT_RETRIES,
 ) -> Tour:
     """Run Warnsdorff's rule on ``board`` from ``start``, ties broken by ``rule``.
 
@@ -47,9 +47,7 @@ def tour(
         parse_order(order)
     except ValueError as exc:
         raise ValueError(named("order", str(exc))) from None
-    seed = int_arg("seed", seed, 0, 2**64 - 1)
-    trial = int_arg("trial", trial, 0, 2**32 - 1)
-    retries = int_arg("retries", retries, 1, 65535)
+    seed, trial, retries = (check_setting(k, v) for k, v in (("seed", seed), ("trial", trial), ("retries", retries)))
     if rule == "fixed":
         from knight.sweep.brute import run
 

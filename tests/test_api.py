@@ -137,7 +137,7 @@ def test_drawings(tmp_path):
         (lambda: knight.sweep.run(5, workers=0), "workers must be at least 1, got 0"),
         (lambda: knight.sweep.run(5, out=os.devnull), "output folder"),
         (lambda: knight.rules.run(8, "pohl", starts="everywhere"), "starts 'everywhere': give all, corner"),
-        (lambda: knight.rules.run(8, "random", trials=0), "trials must be at least 1, got 0"),
+        (lambda: knight.rules.run(8, "random", trials=0), "trials must be in 1..4294967296, got 0"),
         (lambda: knight.rules.run(8, "warnsdorf"), "rule 'warnsdorf' is not one of"),
         (lambda: knight.queens.dominate(5, 0), "number of queens k must be at least 1"),
         (lambda: knight.queens.place(0), "board side n must be at least 1"),

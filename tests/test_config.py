@@ -7,7 +7,8 @@ import pytest
 import yaml
 from workflow_run import snakemake as run_snakemake
 
-from knight.pipeline.config import ConfigError, load
+from knight.pipeline.config import SCHEMA, ConfigError, load
+from knight.rules.studies import RuleSpec
 
 DEFAULT = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "..", "config", "config.yaml")))
 
@@ -247,3 +248,31 @@ def test_a_yaml_error_in_the_default_config_names_file_and_line(repo, tmp_path):
     res = run_snakemake(work, "--dry-run", cores=1, timeout=300, repo=str(copy))
     assert res.returncode != 0
     assert f"config file {config}, line 6, column" in res.stderr + res.stdout, res.stderr[-2000:]
+
+
+def test_the_schema_states_the_libraries_rule_names_and_defaults():
+    """One source: the rules section's schema names the rules of knight.core.tiebreak and
+    fills in its defaults, within its ranges (the command line and the API take them too)."""
+    from knight.core import tiebreak
+
+    rules = yaml.safe_load((SCHEMA.parent / "rules.schema.yaml").read_text())
+    assert rules["$defs"]["rule"]["enum"] == list(tiebreak.RULES)
+    settings = rules["properties"]["settings"]["properties"]
+    assert set(settings) == set(tiebreak.RULES)
+    for rule, schema in settings.items():
+        props = schema.get("properties", {})
+        if "order" in props:
+            assert props["order"]["default"] == tiebreak.DEFAULT_ORDER, rule
+        for name, default in (("seed", tiebreak.DEFAULT_SEED), ("trials", tiebreak.DEFAULT_TRIALS)):
+            if name in props:
+                assert props[name]["default"] == default, (rule, name)
+        if "retries" in props:
+            assert props["retries"]["default"] == tiebreak.DEFAULT_RETRIES
+            assert (props["retries"]["minimum"], props["retries"]["maximum"]) == tiebreak.LIMITS["retries"]
+    for name in ("seed", "trials"):
+        low, high = tiebreak.LIMITS[name]
+        assert low <= rules["$defs"][name]["minimum"] and rules["$defs"][name]["maximum"] <= high, name
+    cfg = load({"sweep": {"boards": [5]}})  # the schema fills in the rest
+    for rule in tiebreak.RULES:
+        spec = RuleSpec.from_settings(rule, cfg["rules"]["settings"])
+        assert spec == RuleSpec(rule), rule  # the config's defaults are the library's

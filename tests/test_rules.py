@@ -223,8 +223,8 @@ def test_odd_boards(rule):
     "kwargs, message",
     [
         (dict(rule="warnsdorff"), "rule 'warnsdorff' is not one of"),
-        (dict(rule="squirrel-cull", board=Board(6, 7)), "square board of side at least 5, got 6x7"),
-        (dict(rule="squirrel-cull", board=Board(4, 4)), "got 4x4"),
+        (dict(rule="squirrel-cull", board=Board(6, 7)), "6x7: squirrel-cull needs a square board of side 5 or more"),
+        (dict(rule="squirrel-cull", board=Board(4, 4)), "4x4: squirrel-cull needs a square board"),
         (dict(seed=-1), "seed must be in 0..18446744073709551615, got -1"),
         (dict(seed=1.5), "seed must be an integer, got 1.5"),
         (dict(trials=0), "trials must be at least 1, got 0"),

@@ -29,17 +29,14 @@ def knight_board(text):
 
 
 def check_random_args(args: argparse.Namespace) -> None:
-    """``--seed``, ``--trial``/``--trials``, ``--retries`` within the generator's and the
-    kernel's ranges (docs/conventions.md), whatever the rule; ValueError naming the bad one."""
-    from knight.core.checks import int_arg
-    from knight.rules.kernel import MAX_RETRIES
+    """``--seed``, ``--trial``/``--trials``, ``--retries`` within the ranges every caller
+    shares (:data:`knight.core.tiebreak.LIMITS`), whatever the rule; ValueError naming
+    the flag and the value."""
+    from knight.core.tiebreak import check_setting
 
-    int_arg("--seed", args.seed, 0, 2**64 - 1)
-    if getattr(args, "trial", None) is not None:
-        int_arg("--trial", args.trial, 0, 2**32 - 1)
-    if getattr(args, "trials", None) is not None:
-        int_arg("--trials", args.trials, 1, 2**32)
-    int_arg("--retries", args.retries, 1, MAX_RETRIES)
+    for name in ("seed", "trial", "trials", "retries"):
+        if getattr(args, name, None) is not None:
+            check_setting(name, getattr(args, name), label=f"--{name}")
 
 
 def output_path(flag: str, value: str, *, folder: bool = False, suffix: str | None = None) -> Path:

@@ -26,7 +26,7 @@ def as_json(board, start, run) -> dict:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.core.tiebreak import RULES
+    from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES
 
     p = sub.add_parser(
         "tour",
@@ -41,13 +41,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--order",
         metavar="ORDER",
-        default="12345678",
-        help="tie order, highest priority first (default 12345678); breaks the ties "
+        default=DEFAULT_ORDER,
+        help=f"tie order, highest priority first (default {DEFAULT_ORDER}); breaks the ties "
         "left by fixed, pohl, roth and corner",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the random rules (default 1)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of the random rules (default {DEFAULT_SEED})")
     p.add_argument("--trial", type=int, default=0, help="trial number of a random rule's run (default 0)")
-    p.add_argument("--retries", type=int, default=10, help="random-order: attempts at most (default 10)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=DEFAULT_RETRIES,
+        help=f"random-order: attempts at most (default {DEFAULT_RETRIES})",
+    )
     p.add_argument("--svg", metavar="FILE", help="draw the tour to an SVG file")
     p.add_argument("--png", metavar="FILE", help="draw the tour to a PNG file")
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution in dots per inch (default 150)")
@@ -70,16 +75,9 @@ def main(args: argparse.Namespace) -> int:
     for flag, path in (("--svg", args.svg), ("--png", args.png)):
         if path:
             output_path(flag, path, suffix="." + flag.removeprefix("--"))
-    if args.rule == "fixed":
-        from knight.sweep.brute import run as warnsdorff_run
+    from knight.warnsdorff import tour
 
-        result = warnsdorff_run(board, start, args.order.strip())
-    else:
-        from knight.rules.kernel import run as rule_run
-
-        result = rule_run(
-            board, start, args.rule, order=args.order.strip(), seed=args.seed, trial=args.trial, retries=args.retries
-        )
+    result = tour(board, args.start, args.rule, args.order, args.seed, trial=args.trial, retries=args.retries)
     if args.json:
         print(json.dumps(as_json(board, start, result)))
     else:

@@ -13,6 +13,23 @@ import numbers
 from knight.core.board import MIN_SIDE, Board, parse_board, parse_square
 
 
+class SettingError(ValueError):
+    """A bad value of one setting of a spec object (a study, a rule's settings): ``key``
+    names the setting as the object knows it (``boards``, ``starts``, ``seed``, ...),
+    ``message`` gives the value and what is wrong. The config layer prefixes the config
+    key, the command line its flag, the Python API its argument; the rule itself is
+    written once, in the object that needs it."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(named(key, message))
+        self.key, self.message = key, message
+
+    def renamed(self, names: dict[str, str]) -> ValueError:
+        """The same error under the caller's name of the setting (``names[key]``, e.g. the
+        argument ``board`` for a study's ``boards``, or a command line flag)."""
+        return ValueError(named(names.get(self.key, self.key), self.message))
+
+
 def named(name: str, message: str) -> str:
     """``message`` led by the argument's ``name`` (unchanged when it already is)."""
     return message if message.startswith(f"{name} ") else f"{name}: {message}"

@@ -174,15 +174,16 @@ def sweep_errors(sweep: dict) -> list[str]:
 
 def dask_errors(dask: dict) -> list[str]:
     """The ``dask`` section: worker count; at most one of scheduler and scheduler_file."""
+    from knight.runtime.cluster import check_scheduler_choice
+
     msgs = []
     workers = dask.get("workers", "auto")
     if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
         msgs.append(f'config key dask.workers: {workers!r}: must be "auto" or an integer of at least 1')
-    if dask.get("scheduler") and dask.get("scheduler_file"):
-        msgs.append(
-            f"config key dask.scheduler_file: {dask['scheduler_file']!r}: give dask.scheduler "
-            "or dask.scheduler_file, not both"
-        )
+    try:
+        check_scheduler_choice(dask.get("scheduler"), dask.get("scheduler_file"))
+    except ValueError as exc:
+        msgs.append(f"config key dask.scheduler_file: {dask['scheduler_file']!r}: {exc}")
     return msgs
 
 
@@ -255,13 +256,25 @@ def figures_errors(figures: dict) -> list[str]:
 
 
 def rules_errors(rules: dict) -> list[str]:
-    """The ``rules`` section: study names unique, boards and starts valid for each rule."""
-    from knight.core.tiebreak import ORDER_RULES
+    """The ``rules`` section: each rule's settings and each study are built as the library
+    builds them (:class:`knight.rules.studies.RuleSpec`, :class:`~knight.rules.studies.Study`),
+    which hold every constraint; their errors become config lines. Board limits, list
+    indices and study names are the config's own."""
+    from knight.core.checks import SettingError
+    from knight.rules.studies import RuleSpec, Study
 
     msgs: list[str] = []
     for rule, settings in rules.get("settings", {}).items():
         if isinstance(settings, dict) and "order" in settings:
             _order(f"rules.settings.{rule}.order", settings["order"], msgs)
+            if msgs:
+                continue
+        try:
+            RuleSpec.from_settings(rule, {rule: settings})
+        except SettingError as exc:
+            msgs.append(f"config key rules.settings.{rule}.{exc.key}: {exc.message}")
+    if msgs:
+        return msgs  # every study would repeat them
     names: set[str] = set()
     for i, study in enumerate(rules.get("studies", [])):
         key = f"rules.studies[{i}]"
@@ -273,36 +286,21 @@ def rules_errors(rules: dict) -> list[str]:
         except ValueError as exc:
             msgs.append(f"config key {key}.boards: {study['boards']!r}: {exc}")
             continue
-        ok = []
+        before = len(msgs)
         for j, board in enumerate(boards):
             where = f"{key}.boards" + ("" if isinstance(study["boards"], dict) else f"[{j}]")
-            b = _board(where, board.name, msgs, max_squares=MAX_RULES_SQUARES)
-            if b is not None:
-                ok.append(b)
-        if "squirrel-cull" in study["rules"]:
-            for board in ok:
-                if not board.square or board.rows < 5:
-                    msgs.append(
-                        f"config key {key}.boards: {board.name}: squirrel-cull needs a square board of side 5 or more"
-                    )
-                    break
-            if study.get("starts", "corner") != "corner":
-                msgs.append(
-                    f"config key {key}.starts: {study['starts']!r}: squirrel-cull starts from "
-                    "(1, 1) only: use starts: corner"
-                )
+            _board(where, board.name, msgs, max_squares=MAX_RULES_SQUARES)
         if isinstance(study.get("starts"), list):
-            _starts_on(f"{key}.starts", study["starts"], ok, msgs)
+            _starts_on(f"{key}.starts", study["starts"], boards, msgs)
         if isinstance(study.get("orders"), list):
             for j, order in enumerate(study["orders"]):
                 _order(f"{key}.orders[{j}]", order, msgs)
-        if study.get("orders", "default") != "default":
-            other = [r for r in study["rules"] if r not in ORDER_RULES]
-            if other:
-                msgs.append(
-                    f"config key {key}.orders: {study['orders']!r}: only {', '.join(ORDER_RULES)} "
-                    f"take tie orders, not {', '.join(other)}"
-                )
+        if len(msgs) > before:
+            continue  # the study cannot be built from values already named
+        try:
+            Study.from_config(study, rules)
+        except SettingError as exc:
+            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
     return msgs
 
 

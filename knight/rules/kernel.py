@@ -24,29 +24,32 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import MOVES, Board
+from knight.core.checks import int_arg
 from knight.core.layout import BLOCKED, padded_size, record_row
 from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.core.orders import rank as order_rank
 from knight.core.tiebreak import (
     CORNER,
     FIXED,
+    LIMITS,
     POHL,
     RANDOM,
     RANDOM_ORDER,
     ROTH,
     RULES,
     SQUIRREL_CULL,
+    check_setting,
     narrow,
     rule_code,
 )
 from knight.core.tour import Tour
 from knight.rules.rng import below, fold, run_key
-from knight.rules.squirrel_cull import schedule
+from knight.rules.squirrel_cull import check_board, schedule
 
 #: Degrees below ``LIMIT`` belong to unvisited board squares (the ``limit`` of
 #: :func:`knight.core.tiebreak.narrow`).
 LIMIT = 9
-MAX_RETRIES = 65535
+MAX_RETRIES = LIMITS["retries"][1]
 _DR = MOVES[:, 0].copy()
 _DC = MOVES[:, 1].copy()
 
@@ -304,28 +307,17 @@ def run_pairs(
 
 
 # --- Python API -----------------------------------------------------------------
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if not isinstance(value, Integral) or isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"in {low}..{high}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
 def _order_moves(order) -> np.ndarray:
     if isinstance(order, str):
         return parse_order(order)
-    rank = _check_int("order rank", order, 0, N_ORDERS - 1)
+    rank = int_arg("order rank", order, 0, N_ORDERS - 1)
     return all_orders()[rank]
 
 
 def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, int]:
     """(orders, padded switches, order rank or -1) of a rule on ``board``."""
     if code == SQUIRREL_CULL:
-        if board.rows != board.cols or board.rows < 5:
-            raise ValueError(f"squirrel-cull needs a square board of side at least 5, got {board.name}")
+        check_board(board.rows, board.cols)
         orders, switches = schedule(board.rows)
         on = switches >= 0
         r, c = np.divmod(switches[on], board.cols)
@@ -356,8 +348,9 @@ def _trials(trials) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(trials))
     if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
         raise ValueError(f"trials must be a count or trial numbers, got {trials!r}")
-    if arr.size and (arr.min() < 0 or arr.max() >= 2**32):
-        raise ValueError(f"trial numbers must be in 0..{2**32 - 1}, got {trials!r}")
+    low, high = LIMITS["trial"]
+    if arr.size and (arr.min() < low or arr.max() > high):
+        raise ValueError(f"trial numbers must be in {low}..{high}, got {trials!r}")
     return np.ascontiguousarray(arr, dtype=np.uint32)
 
 
@@ -365,8 +358,8 @@ def _prepare(board, rule, order, seed, retries):
     if not isinstance(board, Board):
         raise ValueError(f"board must be a knight.core.board.Board, got {board!r}")
     code = rule_code(rule)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    retries = _check_int("retries", retries, 1, MAX_RETRIES)
+    seed = check_setting("seed", seed)
+    retries = check_setting("retries", retries)
     orders, switches, rank = _schedule(board, code, order)
     return code, seed, retries, orders, switches, rank
 
@@ -493,7 +486,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     starts = _starts(board, [start] if isinstance(start, Integral) else start)
     if len(starts) != 1:
         raise ValueError(f"start must be one square index, got {start!r}")
-    trial = _check_int("trial", trial, 0, 2**32 - 1)
+    trial = check_setting("trial", trial)
     big = padded_size(board.rows, board.cols) >= 2**31
     path = np.empty(board.size, np.int64 if big else np.int32)
     out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed, retries, path)

@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from knight.core import dataset
 from knight.core.board import Board, parse_board, parse_starts
+from knight.core.checks import SettingError
 from knight.core.io import write_parquet
 from knight.core.layout import padded
 from knight.core.orders import N_ORDERS, all_orders
@@ -86,7 +87,7 @@ class SweepSpec:
         if self.rule not in ORDER_RULES:
             raise ValueError(f"rule {self.rule!r}: a sweep over tie orders takes one of {', '.join(ORDER_RULES)}")
         if int(self.chunk_runs) < 1:
-            raise ValueError(f"chunk_runs must be at least 1, got {self.chunk_runs}")
+            raise SettingError("chunk_runs", f"chunk_runs must be at least 1, got {self.chunk_runs}")
         object.__setattr__(self, "starts", np.unique(starts).astype(np.int64))
         object.__setattr__(self, "ranks", np.unique(ranks).astype(np.int64))
 

@@ -2,6 +2,7 @@
 # section), what each stage makes (files, chunks, datasets), the resources of its jobs,
 # and the checks run before any job. The stages' rule files hold only rules.
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from snakemake.exceptions import WorkflowError
 
 from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
+from knight.core.tiebreak import RULES
 from knight.pipeline.codehash import code_version
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
@@ -245,7 +247,7 @@ wildcard_constraints:
     board=r"\d+x\d+",
     chunk=r"\d{4}\d*",
     study=r"[a-z0-9][a-z0-9_-]*",
-    rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),
+    rule="|".join(map(re.escape, RULES)),
 
 
 # --- the queens frontier stores -------------------------------------------------------
