@@ -254,7 +254,9 @@ wildcard_constraints:
 def clean_frontier_stores():
     """Remove the units of the frontier searches' stores that do not verify (damaged,
     copied, of another plan), one line each, and the merge made from them: their jobs
-    remake both (Snakemake does not rerun a merge for an input that went missing)."""
+    remake both (Snakemake does not rerun a merge for an input that went missing). Runs
+    after check_stored_results(), so a unit whose bytes differ from its seal is named
+    for that, as every other result is."""
     from knight.queens.units import clean_store, make_plan
 
     for name, (n, k, units) in FRONTIER.items():
@@ -266,10 +268,6 @@ def clean_frontier_stores():
             if path.exists():
                 print(f"removing {path}: merged from a unit removed above")
                 path.unlink()
-
-
-if workflow.is_main_process:
-    clean_frontier_stores()
 
 
 # --- Slurm's limits -------------------------------------------------------------------
