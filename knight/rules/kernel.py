@@ -93,20 +93,6 @@ class Schedule(NamedTuple):
     switches: np.ndarray
 
 
-class Workspace(NamedTuple):
-    """What a walk works in: ``deg``, the padded int8 board of degrees (left dirty by a
-    walk); ``offsets`` (int64[8]), the padded index step of each move; the board's ``rows``
-    and ``cols``; and the order in force, ``order_offsets`` and ``order_moves`` (int64[8]:
-    the step and the 0-based move of each priority, highest first)."""
-
-    deg: np.ndarray
-    offsets: np.ndarray
-    rows: int
-    cols: int
-    order_offsets: np.ndarray
-    order_moves: np.ndarray
-
-
 class Rule(NamedTuple):
     """A rule as :func:`run_batch` runs it: ``code`` (:mod:`knight.core.tiebreak`), its
     :class:`Schedule` (ignored by random-order), ``order_table`` (uint8[40320, 8], the
@@ -120,27 +106,30 @@ class Rule(NamedTuple):
     retries: int
 
 
+#: Rows of a walk's order in force (int64[2, 8], column ``i`` for the ``i``-th priority):
+#: the padded index step of the move, and the move (0-based).
+STEP, MOVE = 0, 1
+
+
 @nb.njit(nogil=True, cache=True)
-def _set_order(order, offsets, ooff, omove):
+def _set_order(order, offsets, in_force):
     for i in range(8):
-        omove[i] = order[i]
-        ooff[i] = offsets[order[i]]
+        in_force[STEP, i] = offsets[order[i]]
+        in_force[MOVE, i] = order[i]
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(rule, space, p0, schedule, key, path):
-    """One run of rule ``rule`` (a code) from padded square ``p0`` in the :class:`Workspace`
-    ``space``, whose board must be prepared, under the :class:`Schedule` ``schedule``. ``key``
-    is the random stream (rule ``random``). ``path`` receives the padded squares when
-    non-empty. Returns (squares visited, residual tie points, last padded square).
+def _walk(rule, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
+    """One run of rule ``rule`` (a code) from padded square ``p0`` on the prepared padded
+    board ``deg`` (left dirty) of ``rows x cols`` squares, under the :class:`Schedule`
+    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move; ``in_force``
+    (int64[2, 8]) receives the order in force (rows STEP and MOVE). ``key`` is the random
+    stream (rule ``random``); ``path`` receives the padded squares when non-empty.
+    Returns (squares visited, residual tie points, last padded square).
     """
-    deg = space.deg
-    offsets = space.offsets
-    ooff = space.order_offsets
-    omove = space.order_moves
     store = path.shape[0] > 0
     stage = 0
-    _set_order(schedule.orders[0], offsets, ooff, omove)
+    _set_order(schedule.orders[0], offsets, in_force)
     switch = schedule.switches[0]
     draws = np.uint64(0)
     cur = p0
@@ -152,7 +141,7 @@ def _walk(rule, space, p0, schedule, key, path):
     while True:
         if cur == switch:
             stage += 1
-            _set_order(schedule.orders[stage], offsets, ooff, omove)
+            _set_order(schedule.orders[stage], offsets, in_force)
             switch = schedule.switches[stage]
         # Mark the neighbours' loss of ``cur`` and pick the least degree in one pass:
         # the candidates are exactly the squares whose degree ``cur`` lowers.
@@ -161,28 +150,28 @@ def _walk(rule, space, p0, schedule, key, path):
         cnt = 0
         mask = 0
         for i in range(8):
-            u = cur + ooff[i]
+            u = cur + in_force[STEP, i]
             d = deg[u] - 1
             deg[u] = d
             if d < bestd:
                 bestd = d
                 best = u
                 cnt = 1
-                mask = 1 << omove[i]
+                mask = 1 << in_force[MOVE, i]
             elif d == bestd:
                 cnt += 1
-                mask |= 1 << omove[i]
+                mask |= 1 << in_force[MOVE, i]
         if best < 0:
             break
         if cnt > 1:
             if rule == POHL or rule == ROTH or rule == CORNER:
-                mask = narrow(rule, mask, deg, cur, offsets, space.cols + 4, space.rows, space.cols, LIMIT)
+                mask = narrow(rule, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
                 cnt = 0
                 for m in range(8):
                     cnt += (mask >> m) & 1
                 for i in range(8):
-                    if (mask >> omove[i]) & 1:
-                        best = cur + ooff[i]
+                    if (mask >> in_force[MOVE, i]) & 1:
+                        best = cur + in_force[STEP, i]
                         break
             elif rule == RANDOM:
                 j, draws = below(key, draws, np.uint64(cnt))
@@ -202,12 +191,12 @@ def _walk(rule, space, p0, schedule, key, path):
 
 
 @nb.njit(nogil=True, cache=True)
-def _workspace(deg, rows, cols):
-    """The :class:`Workspace` of the padded board ``deg`` of a ``rows x cols`` board."""
+def _offsets(cols):
+    """int64[8]: the padded index step of each move on a board of ``cols`` columns."""
     offsets = np.empty(8, np.int64)
     for k in range(8):
         offsets[k] = _DR[k] * (cols + 4) + _DC[k]
-    return Workspace(deg, offsets, rows, cols, np.empty(8, np.int64), np.empty(8, np.int64))
+    return offsets
 
 
 @nb.njit(nogil=True, cache=True)
@@ -220,13 +209,15 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
     attempt's), ``attempts_out`` its attempts and ``order_out`` the drawn rank (random-order
     only). Returns the knight steps walked over all runs and attempts.
     """
+    code, schedule, order_table, seed, retries = rule
     size = rows * cols
-    space = _workspace(deg, rows, cols)
+    offsets = _offsets(cols)
+    in_force = np.empty((2, 8), np.int64)
     no_switch = np.full(1, -1, np.int64)
-    drawn = rule.code == RANDOM_ORDER
+    drawn = code == RANDOM_ORDER
     nt = trials.shape[0]
     fill_degrees(deg, rows, cols)
-    deg0 = deg.copy() if starts.shape[0] * nt * (rule.retries if drawn else 1) > 1 else deg[:0]
+    deg0 = deg.copy() if starts.shape[0] * nt * (retries if drawn else 1) > 1 else deg[:0]
     dirty = False
     steps = 0
     for a in range(starts.shape[0]):
@@ -234,7 +225,7 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
         p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
         for b in range(nt):
             row = a * nt + b
-            key = run_key(np.uint64(rule.seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[b]))
+            key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[b]))
             attempt = 0
             while True:
                 if dirty:
@@ -243,16 +234,17 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
                 if drawn:
                     rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                     r = np.int64(rank)
-                    n, ties, pend = _walk(FIXED, space, p0, Schedule(rule.order_table[r : r + 1], no_switch), key, path)
+                    one = Schedule(order_table[r : r + 1], no_switch)
+                    n, ties, pend = _walk(FIXED, deg, offsets, in_force, rows, cols, p0, one, key, path)
                     order_out[row] = r
                 else:
-                    n, ties, pend = _walk(rule.code, space, p0, rule.schedule, key, path)
+                    n, ties, pend = _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path)
                 steps += n - 1
                 attempt += 1
-                if not drawn or n == size or attempt == rule.retries:
+                if not drawn or n == size or attempt == retries:
                     break
             attempts_out[row] = attempt
-            record_row(out, row, n, ties, p0, pend, space.offsets, cols, size)
+            record_row(out, row, n, ties, p0, pend, offsets, cols, size)
     return steps
 
 
@@ -263,9 +255,11 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
     the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``deg`` is a
     scratch padded int8 board. Returns the knight steps."""
     size = rows * cols
-    space = _workspace(deg, rows, cols)
+    offsets = _offsets(cols)
+    in_force = np.empty((2, 8), np.int64)
     no_path = np.empty(0, np.int32)
-    schedule = Schedule(np.empty((1, 8), np.uint8), np.full(1, -1, np.int64))
+    order = np.empty((1, 8), np.uint8)
+    schedule = Schedule(order, np.full(1, -1, np.int64))
     fill_degrees(deg, rows, cols)
     deg0 = deg.copy()
     steps = 0
@@ -274,10 +268,10 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
             deg[:] = deg0
         s = starts[i]
         p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
-        schedule.orders[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(code, space, p0, schedule, np.uint64(0), no_path)
+        order[0, :] = order_table[ranks[i]]
+        n, ties, pend = _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, np.uint64(0), no_path)
         steps += n - 1
-        record_row(out, i, n, ties, p0, pend, space.offsets, cols, size)
+        record_row(out, i, n, ties, p0, pend, offsets, cols, size)
     return steps
 
 
