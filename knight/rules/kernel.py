@@ -119,8 +119,8 @@ def _set_order(order, offsets, in_force):
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(rule, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
-    """One run of rule ``rule`` (a code) from padded square ``p0`` on the prepared padded
+def _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
+    """One run of the rule of code ``code`` from padded square ``p0`` on the prepared padded
     board ``deg`` (left dirty) of ``rows x cols`` squares, under the :class:`Schedule`
     ``schedule``. ``offsets`` (int64[8]) is the padded step of each move; ``in_force``
     (int64[2, 8]) receives the order in force (rows STEP and MOVE). ``key`` is the random
@@ -164,8 +164,8 @@ def _walk(rule, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
         if best < 0:
             break
         if cnt > 1:
-            if rule == POHL or rule == ROTH or rule == CORNER:
-                mask = narrow(rule, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
+            if code == POHL or code == ROTH or code == CORNER:
+                mask = narrow(code, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
                 cnt = 0
                 for m in range(8):
                     cnt += (mask >> m) & 1
@@ -173,7 +173,7 @@ def _walk(rule, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
                     if (mask >> in_force[MOVE, i]) & 1:
                         best = cur + in_force[STEP, i]
                         break
-            elif rule == RANDOM:
+            elif code == RANDOM:
                 j, draws = below(key, draws, np.uint64(cnt))
                 for m in range(8):
                     if (mask >> m) & 1:
