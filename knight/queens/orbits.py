@@ -417,7 +417,7 @@ def _expand(d, k, cover, lines, lv, opts):
     """Prepare depth ``d``: set ``candidates[d]`` and ``need[d]``; return the node's state
     (DEAD, BRANCH, LAST_QUEEN, COMPLETE or TWO_LEFT)."""
     W = lv.uncovered.shape[1]
-    r = k - d
+    r = k - d  # queens left to place
     nu = lv.n_uncovered[d]
     lv.need[d] = -(1 << 30)
     if nu == 0:
@@ -619,6 +619,7 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
             d -= 1
             state = BRANCH
             continue
+        # BRANCH: the next candidate becomes the queen at depth d, unless a cut skips it.
         if sym and d == 0 and last_root >= 0:
             _forbid_images(tab, lv, last_root)
         q = pop_lowest(candidates, d)
