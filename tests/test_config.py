@@ -157,6 +157,7 @@ RULES_BAD = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[p for p, _, _ in RULES_BAD])
 def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     """Through Snakemake: the rules stage's bad values stop the run at once, named, nothing written."""

@@ -16,33 +16,13 @@ HELP = "one Warnsdorff run under any tie-break rule: print the numbered board, o
 
 
 def summary(board, start, run) -> str:
-    """The thesis's closing lines: board size, start, end, unvisited, open/closed."""
-    (sr, sc), (er, ec) = board.human(start), board.human(run.end)
-    return "\n".join(
-        [
-            f"board size = {board.rows}x{board.cols}",
-            f"start square {sr},{sc}",
-            f"end square {er},{ec}",
-            f"unvisited squares = {board.size - run.visited}",
-            "path is closed." if run.closed else "path is open.",
-        ]
-    )
+    """The thesis's closing lines (:meth:`knight.core.tour.Tour.summary`)."""
+    return run.summary()
 
 
 def as_json(board, start, run) -> dict:
-    """The run as plain JSON types (the same keys for every rule); squares are 1-based
-    ``[row, col]``; ``order`` is the tie order used, null for random and squirrel-cull."""
-    return {
-        "rows": board.rows,
-        "cols": board.cols,
-        "start": list(board.human(start)),
-        "order": run.order,
-        "path": [list(board.human(int(s))) for s in run.path],
-        "visited": run.visited,
-        "end": list(board.human(run.end)),
-        "complete": run.complete,
-        "closed": run.closed,
-    }
+    """The run as plain JSON types (:meth:`knight.core.tour.Tour.to_json`)."""
+    return run.to_json()
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -110,7 +90,4 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _title(board, start, rule, run) -> str:
-    (sr, sc) = board.human(start)
-    how = f"order {run.order}" if rule == "fixed" else (f"{rule}, order {run.order}" if run.order else rule)
-    what = "closed tour" if run.closed else ("open tour" if run.complete else f"stuck after {run.visited}")
-    return f"{board.name} from ({sr}, {sc}), {how}: {what}"
+    return run.title()

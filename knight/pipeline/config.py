@@ -1,7 +1,7 @@
 """The workflow configuration, checked in one place: schema, defaults and meaning.
 
 :func:`load` is called once, at workflow start (``workflow/rules/common.smk``). It runs
-the JSON schema (``workflow/schemas/config.schema.yaml`` with one sibling file per
+the JSON schema (``knight/pipeline/schemas/config.schema.yaml`` with one sibling file per
 section), fills in the schema's defaults, then runs each section's checks of what a
 schema cannot express (boards parse, starts lie on their boards, orders are
 permutations, queens fit their board, ...). Every problem is reported at once, one
@@ -24,7 +24,8 @@ from referencing.jsonschema import DRAFT202012
 from knight.core.board import Board, parse_board, parse_boards
 from knight.core.orders import parse_order
 
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+#: The config's JSON schema, shipped inside the package (one sibling file per section).
+SCHEMA = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 
 #: Largest board of the sweep stage (every start x every order): 65,536 squares is
 #: 2.6e9 runs, about 660 jobs of the default size.

@@ -28,7 +28,6 @@ from knight.core.board import MOVES, Board
 from knight.core.layout import BLOCKED, Outcomes, padded_size, record_row
 from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.core.orders import rank as order_rank
-from knight.core.run import Run
 from knight.core.tiebreak import (
     CORNER,
     FIXED,
@@ -41,6 +40,7 @@ from knight.core.tiebreak import (
     narrow,
     rule_code,
 )
+from knight.core.tour import Tour
 from knight.rules.rng import below, fold, run_key
 from knight.rules.squirrel_cull import schedule
 
@@ -416,7 +416,7 @@ def outcomes(
     return out
 
 
-def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0, retries=1) -> Run:
+def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0, retries=1) -> Tour:
     """The run of ``rule`` from square index ``start``, with its path (of the last
     attempt for random-order). ``order`` is the reported tie order: the rule's, the last
     attempt's for random-order, ``None`` for random and squirrel-cull."""
@@ -438,7 +438,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
         used = None
     else:
         used = order_string(orders[0])
-    return Run(
+    return Tour(
         board, int(starts[0]), used, squares, int(out["ties"][0]), rule=RULES[code], attempts=int(out["attempts"][0])
     )
 

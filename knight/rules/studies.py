@@ -399,3 +399,85 @@ def n_tasks(study: Study, rule: str, k: int) -> int:
     if chunk.kind == "tree":
         return len(chunk_tasks(chunk.sweep, chunk.sweep_chunk))
     return len(walk_tasks(study, chunk))
+
+
+def run(
+    board,
+    rule: str,
+    starts="corner",
+    *,
+    order: str = "12345678",
+    orders="default",
+    trials: int = 100,
+    seed: int = 1,
+    retries: int = 10,
+    workers: int = 1,
+):
+    """``rule`` on ``board`` from ``starts``: a ``polars.DataFrame`` of runs, one row per
+    (start, trial), or per (start, order) with ``orders``.
+
+    The columns are the rules stage's runs table's (:data:`RUNS_SCHEMA`): ``start`` and
+    ``end`` are square indices ``row * cols + col``, ``order`` the rank of the tie order
+    used (null for random and squirrel-cull), ``attempts`` random-order's attempts.
+    ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides at least 3);
+    ``starts``: ``"corner"`` ((1, 1)), ``"all"`` or 1-based ``(row, col)`` pairs;
+    ``order``: the tie order after the rule's key (fixed, pohl, roth, corner);
+    ``orders``: ``"default"`` (that one order), ``"all"`` or order strings (every one
+    from every start, tie-tree engine); ``trials``, ``seed``: runs per start and the
+    generator's seed of the random rules; ``retries``: random-order's attempts at most;
+    ``workers``: Dask worker threads (1: this thread, no Dask). Defaults are the
+    command line's (``knight rules``). A progress bar is drawn when stderr is a terminal.
+
+    >>> run(8, "pohl").select("rule", "start", "visited", "complete").rows()
+    [('pohl', 0, 64, True)]
+    """
+    import contextlib
+
+    import polars as pl
+
+    from knight.core.checks import board_arg, int_arg, named, square_arg
+    from knight.runtime.progress import Progress
+
+    board = board_arg(board, min_side=3)
+    rule_code(rule)
+    if not isinstance(starts, str):
+        starts = tuple(sorted({board.human(square_arg(board, s, name="starts")) for s in starts}))
+    if not isinstance(orders, str):
+        orders = tuple(sorted({str(o).strip() for o in orders}))
+        for o in orders:
+            try:
+                order_rank(o)
+            except ValueError as exc:
+                raise ValueError(named("orders", str(exc))) from None
+    if orders != "default" and rule not in ORDER_RULES:
+        raise ValueError(f"orders {orders!r}: {rule} takes no tie orders (only {', '.join(ORDER_RULES)} do)")
+    if rule == "squirrel-cull" and starts != "corner":
+        raise ValueError(f"starts {starts!r}: squirrel-cull starts from (1, 1) only")
+    if rule == "squirrel-cull" and (not board.square or board.rows < 5):
+        raise ValueError(f"board {board.name}: squirrel-cull needs a square board of side 5 or more")
+    settings = {
+        "order": str(order).strip(),
+        "seed": int_arg("seed", seed, 0, 2**64 - 1),
+        "trials": int_arg("trials", trials, 1),
+        "retries": int_arg("retries", retries, 1, 65535),
+    }
+    workers = int_arg("workers", workers, 1)
+    try:
+        study = Study("api", (RuleSpec.from_settings(rule, {rule: settings}),), (board,), starts=starts, orders=orders)
+        study.ranks(rule)  # the rule's order, checked before any work
+    except ValueError as exc:
+        message = str(exc)
+        raise ValueError(named("starts", message) if message.startswith("square") else message) from None
+    chunks = range(len(study.chunks(rule)))
+    if workers == 1:
+        client_context = contextlib.nullcontext()
+    else:
+        from knight.runtime.cluster import dask_client
+
+        client_context = dask_client(workers)
+    with (
+        client_context as client,
+        Progress(sum(n_tasks(study, rule, k) for k in chunks), f"rules {rule} {board.name}") as bar,
+    ):
+        tables = [run_chunk(study, rule, k, client=client, progress=bar).table for k in chunks]
+    return pl.from_arrow(pa.concat_tables(tables))

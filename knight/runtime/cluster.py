@@ -125,7 +125,7 @@ def check_scheduler(
     quiet.setLevel(logging.CRITICAL)  # failed connects log tracebacks of their own
     try:
         info = _ask_scheduler(address, left)
-    except (asyncio.TimeoutError, TimeoutError):
+    except TimeoutError:
         raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
     except OSError as exc:  # refused or unreachable: Dask retries until its timeout
         if str(exc).startswith("Timed out"):

@@ -16,8 +16,8 @@ from knight.core.board import Board
 from knight.core.layout import BLOCKED, Outcomes, padded, record_row, unpad
 from knight.core.orders import N_ORDERS, all_orders, parse_order, unrank
 from knight.core.orders import rank as order_rank
-from knight.core.run import Run
 from knight.core.symmetry import group
+from knight.core.tour import Tour
 
 
 @nb.njit(nogil=True, cache=True)
@@ -83,7 +83,7 @@ def run_batch(deg0, offsets, index, starts, ranks, orders, out):
     return steps
 
 
-def run(board: Board, start: int, order: str | int = "12345678") -> Run:
+def run(board: Board, start: int, order: str | int = "12345678") -> Tour:
     """The Warnsdorff run from square index ``start`` under ``order`` (string or rank)."""
     if isinstance(order, str):
         moves = parse_order(order)
@@ -97,7 +97,7 @@ def run(board: Board, start: int, order: str | int = "12345678") -> Run:
     deg0, offsets, index = padded(board)
     path = np.empty(board.size, np.int64)
     n, ties = _walk(deg0, offsets, index[start], moves, np.empty_like(deg0), path)
-    return Run(board, int(start), text, unpad(path[:n], board.cols), int(ties))
+    return Tour(board, int(start), text, unpad(path[:n], board.cols), int(ties))
 
 
 def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:

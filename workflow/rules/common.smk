@@ -7,7 +7,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from knight.core import dataset
+from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
 from knight.pipeline.codehash import code_version
 from knight.pipeline.config import ConfigError
@@ -175,7 +175,7 @@ IMAGES = FIGURES["images_of_order"]
 IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
 
 
-# --- datasets: checked before any job, cleaned before the first -----------------------
+# --- stored results: checked before any job, cleaned before the first -------------------
 #: Every dataset folder the plan writes, with its part files.
 DATASETS = {f"results/runs/board={b}": chunk_files(b) for b in SWEPT_BOARDS}
 for _s, _r in RULES_DATASETS:
@@ -195,22 +195,35 @@ def check_dask_scheduler():
             raise WorkflowError(f"config key dask: {exc}") from None
 
 
-def check_existing_parts():
-    """Stop before any job if a part of the plan exists but cannot be read as Parquet (a
-    truncated or damaged file): a corrupt input keeps failing, named, until it is remade
-    (deleted and rerun). A readable part of another plan (other rows) is not an error:
-    its job's parameters changed, so Snakemake remakes it, and the manifest job checks
-    every part's rows against the plan."""
-    bad = []
-    for files in DATASETS.values():
-        for path in files:
-            if os.path.exists(path):
-                try:
-                    dataset.check_part(path)
-                except dataset.DatasetError as exc:
-                    bad.append(str(exc))
-    if bad:
-        raise WorkflowError("result files that cannot be trusted:\n  " + "\n  ".join(bad))
+def check_stored_results():
+    """Before Snakemake plans any job: check every stored result under results/ against the
+    seal its writer recorded (knight.pipeline.integrity). A file that differs (or an output
+    without a seal) is removed with one line naming it, and so is every result made from
+    it, so Snakemake remakes them all: the results then equal a clean run's. Skipped while
+    another snakemake run holds the folder (a dry run to watch it, say)."""
+    import sys
+    import time
+
+    from knight.pipeline.integrity import check_results
+
+    if any(Path(".snakemake", "locks").glob("*.lock")):  # files of running jobs are half-written
+        print(
+            "results: not checked against their seals now: another snakemake run holds this folder "
+            "(.snakemake/locks; if none runs, `snakemake --unlock` clears them)",
+            file=sys.stderr,
+        )
+        return
+    outputs = [pattern for rule in workflow.rules for pattern in rule.output]
+    t0 = time.perf_counter()
+    found = check_results("results", is_output=lambda path: any(p.match(path) for p in outputs))
+    for line in found.lines():
+        print(line, file=sys.stderr)
+    if found.checked:
+        print(
+            f"results: {found.checked} files ({found.bytes / 1e6:.1f} MB) match their seals "
+            f"(checked in {time.perf_counter() - t0:.2f} s)",
+            file=sys.stderr,
+        )
 
 
 def remove_stale_parts():
@@ -223,7 +236,7 @@ def remove_stale_parts():
         for path in Path(folder).glob("part-*.parquet"):
             if path.name not in wanted:
                 print(f"removing stale part {path} (not in the current plan)")
-                path.unlink()
+                seal.remove(path)
     for path in dataset.remove_leftovers("results"):
         print(f"removing leftover temporary file {path}")
 
