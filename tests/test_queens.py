@@ -113,6 +113,26 @@ def test_every_pruning_choice_finds_the_same_sets(opts):
                 assert (sols, classes) == (114, 21)
 
 
+def test_class_search_stays_small():
+    # Functions a reviewer can hold in mind (no function over 100 lines or 12 arguments).
+    from test_rules import KNIGHT, oversized
+
+    assert oversized(KNIGHT / "queens" / "orbits.py") == []
+
+
+def test_kept_and_listed_rows_grow_past_their_first_room():
+    # The kernel starts with room for 16 kept classes and 64 listed nodes and grows.
+    n, k = 8, 5
+    for sym in (True, False):
+        sols, classes, _, reps, sizes = orbits.solve(n, k, *orbits.root(n), sym=sym, keep=True)
+        assert (sols, classes, len(reps), int(sizes.sum())) == (DOMINATING[7], DOMINATING_CLASSES[7], 638, 4860)
+        assert len(orbit_sets(reps, n)) == DOMINATING[7]
+    chosen, forbidden = orbits.nodes_at(n, k, 2)
+    assert len(chosen) > 64 and chosen.dtype == np.int32 and forbidden.dtype == np.uint64
+    assert len({tuple(row) for row in chosen.tolist()}) == len(chosen)  # each node once
+    assert orbits.solve(n, k, chosen, forbidden)[:2] == (DOMINATING[7], DOMINATING_CLASSES[7])
+
+
 def test_no_smaller_dominating_sets():
     # gamma(n) is the fewest: one queen fewer dominates nothing.
     for n in range(4, 10):

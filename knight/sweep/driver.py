@@ -26,7 +26,7 @@ from knight.core import dataset
 from knight.core.board import Board, parse_board, parse_starts
 from knight.core.checks import SettingError
 from knight.core.io import write_parquet
-from knight.core.layout import padded
+from knight.core.layout import Outcomes, padded
 from knight.core.orders import N_ORDERS, all_orders
 from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
@@ -156,9 +156,7 @@ def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray) -> dict[str
     st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
     rk = np.tile(np.asarray(ranks, np.uint16), len(starts))
     out = {name: np.empty(len(st), dtype) for name, dtype in _OUTCOME_DTYPES.items()}
-    steps = run_batch(
-        *padded(board), st, rk, all_orders(), out["visited"], out["end"], out["complete"], out["closed"], out["ties"]
-    )
+    steps = run_batch(*padded(board), st, rk, all_orders(), Outcomes(**out))
     out["start"] = st
     out["order"] = rk
     out["steps"] = np.array([steps], np.int64)
