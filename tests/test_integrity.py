@@ -120,7 +120,7 @@ def test_ctrl_c_stops_cleanly(tmp_path):
 
 # --- the workflow -----------------------------------------------------------------------
 def snakemake(repo, work, *extra, config="cfg.yaml"):
-    return run_snakemake(work, "sweep_study", *extra, configfile=work / config, timeout=600, repo=repo)
+    return run_snakemake(work, "sweep_stage", *extra, configfile=work / config, timeout=600, repo=repo)
 
 
 SMALL = {"sweep": {"boards": [5, 6], "orders": ["12345678", "31245678", "87654321"], "chunk_runs": 100}}

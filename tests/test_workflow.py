@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow  # the workflow on small configs: the default run 
 ENGINES = ["tree", "brute"]
 
 
-def snakemake(repo, workdir, configfile=None, *extra, target="sweep_study"):
+def snakemake(repo, workdir, configfile=None, *extra, target="sweep_stage"):
     """Run the workflow (by default only the sweep and its tables) in ``workdir``."""
     return run_snakemake(workdir, target, *extra, configfile=configfile or None)
 

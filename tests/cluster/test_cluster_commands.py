@@ -57,7 +57,7 @@ def docs_block(after: str) -> str:
 
 def test_the_docs_dask_example_for_one_node_runs_as_printed(slurm, tmp_path):
     block = docs_block("On one node a Dask cluster")
-    assert "sbatch" in block and "dask-cluster.sbatch" in block and "sweep_study" in block
+    assert "sbatch" in block and "dask-cluster.sbatch" in block and "sweep_stage" in block
     # The commands run from a project folder: the repository's files, linked, and a fresh results/.
     for name in ("Snakefile", "workflow", "config", "knight"):
         (tmp_path / name).symlink_to(REPO / name)

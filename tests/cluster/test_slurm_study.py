@@ -41,7 +41,7 @@ STUDY = {
         "construct": {"boards": [6], "methods": ["seed"], "tours": []},
     },
 }
-TARGETS = ["sweep_study", "queens_study", "exact_study"]
+TARGETS = ["sweep_stage", "queens_stage", "exact_stage"]
 #: Target rules only gather files: Snakemake runs nothing for them, locally or on Slurm.
 GATHER_RULES = set(TARGETS)
 

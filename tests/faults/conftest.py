@@ -24,7 +24,7 @@ CONFIG = {
         "studies": [{"name": "corner", "rules": ["fixed", "random"], "boards": {"from": 5, "to": 8}}],
     },
 }
-TARGETS = ("sweep_study", "rules_study", "results/queens/frontier/dominate-8-5.parquet")
+TARGETS = ("sweep_stage", "rules_stage", "results/queens/frontier/dominate-8-5.parquet")
 
 #: Results that hold measured times (or SVG ids), so two clean runs differ there too.
 TIMED = ("results/rules/times/", "results/rules/tables/times.", "results/rules/figures/time.png")
