@@ -1,7 +1,7 @@
 """The cluster commands work as printed on a small Slurm (issue 16, point 6).
 
-- A job that no node can run stops the run before any submission, naming its rule
-  (it used to fail at sbatch ten minutes in, hidden by keep-going).
+- A job that no node can run stops the run before any submission, naming its
+  Snakemake rule (it used to fail at sbatch ten minutes in, hidden by keep-going).
 - A partition Slurm does not have stops the run at start, named.
 - The Dask launch of docs/cluster.md for one node runs as printed there.
 
