@@ -9,8 +9,9 @@ import pytest
 
 #: Names a Snakemake rule of a stage's outputs once had (a study is a ``rules.studies`` entry).
 STUDY_TARGET = re.compile(r"\b(sweep|tables|rules|queens|exact|figures|report)_study\b")
-#: Other names for a Snakemake rule, and the old name of the default pipeline.
-WRONG_WORDS = re.compile(r"\b(snakefile rules?|workflow rules?|default study)\b", re.IGNORECASE)
+#: Other names for a Snakemake rule, the old name of the default pipeline, and "pipeline run"
+#: (a run is one walk of the knight).
+WRONG_WORDS = re.compile(r"\b(snakefile rules?|workflow rules?|default study|pipeline runs?)\b", re.IGNORECASE)
 GLOSSARY = ("board", "start", "order", "rule", "run", "tour", "study", "stage", "Snakemake rule", "job", "target")
 
 
@@ -28,7 +29,7 @@ def study_targets(text: str) -> list[str]:
 
 
 def wrong_words(text: str) -> list[str]:
-    """Every "Snakefile rule" / "workflow rule" / "default study" in ``text``."""
+    """Every "Snakefile rule" / "workflow rule" / "default study" / "pipeline run" in ``text``."""
     return [m.group(0) for m in WRONG_WORDS.finditer(text)]
 
 
@@ -44,10 +45,11 @@ def snakemake_rules(repo) -> dict[str, str]:
 def test_the_checks_catch_the_old_words():
     assert study_targets("snakemake --cores all sweep_study, `exact_study`") == ["sweep_study", "exact_study"]
     assert study_targets("knight.queens.study.run_study; study=corner; sweep_stage") == []
-    assert wrong_words("The Snakefile rule `x` and workflow rules; the default study") == [
+    assert wrong_words("The Snakefile rule `x` and workflow rules; the default study; a pipeline run") == [
         "Snakefile rule",
         "workflow rules",
         "default study",
+        "pipeline run",
     ]
     assert wrong_words("a Snakemake rule, the workflow's rules stage, the default pipeline") == []
 

@@ -68,7 +68,7 @@ TIMED = [
 
 @pytest.fixture(scope="module")
 def two_runs(slurm, tmp_path_factory):
-    """The small pipeline run on Slurm and, at the same time, locally: (slurm dir, local dir, logs)."""
+    """The small configuration, run on Slurm and, at the same time, locally: (slurm dir, local dir, logs)."""
     on_slurm, local = tmp_path_factory.mktemp("slurm"), tmp_path_factory.mktemp("local")
     for d in (on_slurm, local):
         write_config(d / "cfg.yaml", CONFIG)
