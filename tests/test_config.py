@@ -222,7 +222,7 @@ def test_exact_bad_values_stop_the_workflow_before_any_job(repo, tmp_path, path,
     """Issue 16 point 5: these passed the check and failed inside a job after 4 files were written."""
     cfg = with_(path, value, {"sweep": {"boards": [5]}, "exact": {"backtrack": {"boards": [{"board": 5}]}}})
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
-    res = run_snakemake(tmp_path, "exact_study", configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
+    res = run_snakemake(tmp_path, "exact_stage", configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
     assert res.returncode != 0
     assert message in res.stderr + res.stdout
     assert "Traceback" not in res.stderr

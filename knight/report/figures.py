@@ -402,7 +402,7 @@ def square_multiples_figure(
 
 
 def speedup_figure(timings, table) -> Figure:
-    """Speed-up S(p) and efficiency E(p) against the worker count p (queens study).
+    """Speed-up S(p) and efficiency E(p) against the worker count p (queens speed-up measurement).
 
     ``timings``: every timed run (``knight.queens.study.run_study``); ``table``: its
     medians (``speedup_table``). Lines join the medians; every measured run is drawn as

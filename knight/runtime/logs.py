@@ -1,4 +1,4 @@
-"""Logging of the workflow's scripts: one way, into the rule's ``log:`` file.
+"""Logging of the workflow's scripts: one way, into the job's ``log:`` file.
 
 :func:`script_logging` sends Python ``logging`` (INFO and up, with times) to the job's
 log file and points the process's standard error there too, so warnings of libraries,
