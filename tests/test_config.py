@@ -177,13 +177,18 @@ RULES_BAD = [
     ("rules.settings.random.seed", "x", "rules.settings.random.seed: 'x'"),
     ("rules.settings.random.trials", 0, "rules.settings.random.trials: 0"),
     ("rules.studies[0].boards", [4], "rules.studies[0].boards: 4x4: squirrel-cull needs a square board of side 5"),
-    ("rules.studies[0].starts", [[1, 9]], "rules.studies[0].starts: [[1, 9]]"),
+    (
+        "rules.studies[0].starts",
+        [[1, 2]],
+        "rules.studies[0].starts: [[1, 2]]: squirrel-cull starts from (1, 1) only: use starts: corner",
+    ),
+    ("rules.studies[0].starts", [[1, 9]], "rules.studies[0].starts[0]: [1, 9]: off the 5x5 board"),
     ("rules.studies[1].starts", [[6, 1]], "rules.studies[1].starts[0]: [6, 1]: off the 5x5 board"),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[p for p, _, _ in RULES_BAD])
+@pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[f"{p}={v}" for p, v, _ in RULES_BAD])
 def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     """Through Snakemake: the rules stage's bad values stop the run at once, named, nothing written."""
     cfg = with_(

@@ -44,7 +44,7 @@ def snakemake_rules(repo) -> dict[str, str]:
 
 def test_the_checks_catch_the_old_words():
     assert study_targets("snakemake --cores all sweep_study, `exact_study`") == ["sweep_study", "exact_study"]
-    assert study_targets("knight.queens.study.run_study; study=corner; sweep_stage") == []
+    assert study_targets("knight.queens.speedup.time_searches; study=corner; sweep_stage") == []
     assert wrong_words("The Snakefile rule `x` and workflow rules; the default study; a pipeline run") == [
         "Snakefile rule",
         "workflow rules",

@@ -105,7 +105,7 @@ def _files(items) -> list[str]:
 
 class LineLogger:
     """A writable text stream that logs each line it is given (for code that prints
-    progress to a file object, e.g. ``run_study(..., log=LineLogger(logger))``)."""
+    progress to a file object, e.g. ``time_searches(..., log=LineLogger(logger))``)."""
 
     def __init__(self, logger: logging.Logger, level: int = logging.INFO):
         self.logger, self.level, self._buf = logger, level, ""

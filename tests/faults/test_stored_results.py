@@ -40,7 +40,7 @@ def swap(x, y):
 def test_flipped_bytes_are_remade(damaged, clean):
     """The issue's repro (a bit of a runs part flipped at byte 585, its time kept), and the same
     in a rules part, a queens frontier unit, a manifest and a per-board and a combined table."""
-    damaged = {
+    flips = {
         RUNS.format("5x5", 0): dict(offset=585, keep_mtime=True),
         "results/rules/runs/study=corner/rule=fixed/part-0000.parquet": dict(keep_mtime=True),
         "results/queens/frontier/dominate-8-5/unit-00001.json": dict(offset=40),
@@ -48,9 +48,9 @@ def test_flipped_bytes_are_remade(damaged, clean):
         "results/tables/boards/3x7/orders.parquet": {},
         "results/tables/completion.csv": {},
     }
-    for path, how in damaged.items():
+    for path, how in flips.items():
         flip(damaged / path, **how)
-    rerun_and_compare(damaged, clean, {p: "bytes differ from what its writer recorded" for p in damaged})
+    rerun_and_compare(damaged, clean, {p: "bytes differ from what its writer recorded" for p in flips})
 
 
 def test_truncated_deleted_and_swapped_files_are_remade(damaged, clean):

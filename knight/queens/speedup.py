@@ -96,7 +96,7 @@ def worker_counts(workers, threads: int) -> tuple[list[int], list[int]]:
     return [p for p in counts if p <= threads], [p for p in counts if p > threads]
 
 
-def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sys.stderr) -> pl.DataFrame:
+def time_searches(instances, workers, repeats: int, tasks: int, threads: int, log=sys.stderr) -> pl.DataFrame:
     """Time every instance: serial baseline and each worker count, ``repeats`` times.
 
     Rows of worker counts above ``threads`` are kept with null seconds and a note.
