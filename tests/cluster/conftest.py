@@ -9,7 +9,7 @@ into a failure.
 import os
 
 import pytest
-from slurmkit import node_cpus, slurm_problem
+from slurmkit import node_cpus, slurm_node, slurm_problem
 
 
 @pytest.fixture(scope="session")
@@ -21,6 +21,18 @@ def slurm():
             pytest.fail(f"KNIGHT_REQUIRE_SLURM=1 but {problem}")
         pytest.skip(problem)
     return node_cpus()
+
+
+@pytest.fixture(autouse=True)
+def one_test_at_a_time_on_slurm(request):
+    """Test files run in parallel (pytest-xdist); on the one local node, two Slurm tests at
+    once would wait on each other's CPUs. (Module fixtures that submit take the turn
+    themselves: they are set up before this one.)"""
+    if "slurm" not in request.fixturenames:
+        yield
+        return
+    with slurm_node():
+        yield
 
 
 def pytest_collection_modifyitems(items):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import collections
+import contextlib
+import fcntl
 import importlib.util
 import itertools
 import os
@@ -25,6 +27,22 @@ ORDERS = ["".join(p) for p in itertools.islice(itertools.permutations("12345678"
 
 #: Fast status polling for short test jobs (the profile's value suits real clusters).
 FAST_POLL = ["--slurm-init-seconds-before-status-checks", "5"]
+
+
+#: Held by the test that uses the local Slurm node (test files run in parallel).
+NODE_LOCK = Path(os.environ.get("TMPDIR", "/tmp")) / "knight-tests-slurm-node.lock"
+
+
+@contextlib.contextmanager
+def slurm_node():
+    """The local Slurm node to this test alone, until the block ends (a file lock, so the
+    test processes of pytest-xdist take turns; released if the process dies)."""
+    with open(NODE_LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def slurm_problem() -> str | None:

@@ -19,6 +19,7 @@ from slurmkit import (
     rule_of,
     run,
     slurm_jobs,
+    slurm_node,
     slurm_run_id,
     snakemake_cmd,
     submitted_in_log,
@@ -74,7 +75,7 @@ def two_runs(slurm, tmp_path_factory):
         write_config(d / "cfg.yaml", CONFIG)
     # The local reference runs beside the Slurm run: both mostly wait on job start-up.
     ref_log = local / "snakemake.log"
-    with open(ref_log, "w") as out:
+    with slurm_node(), open(ref_log, "w") as out:
         ref = subprocess.Popen(
             snakemake_cmd(local, local / "cfg.yaml", TARGETS, slurm=False), stdout=out, stderr=subprocess.STDOUT
         )
