@@ -14,10 +14,6 @@ sys.path.insert(0, workflow.basedir)
 _JOB_PATH = [os.path.join(workflow.basedir, "workflow", "site"), workflow.basedir]
 _JOB_PATH += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in _JOB_PATH]
 os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
-# A job's shell starts its Python with SIGINT ignored, and sitecustomize turns it back on
-# once Python is up: a Ctrl-C that lands while the interpreter itself is starting would
-# otherwise end in "Fatal Python error: init_sys_streams" and a traceback.
-shell.prefix("set -euo pipefail; trap '' INT; export KNIGHT_JOB_SIGINT=restore; ")
 
 from knight.pipeline.config import check_config_file
 

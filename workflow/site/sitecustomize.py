@@ -20,15 +20,6 @@ def _excepthook(kind, value, tb, _previous=sys.excepthook):
 
 sys.excepthook = _excepthook
 
-# The Snakefile's shell prefix starts jobs with SIGINT ignored (a Ctrl-C during the
-# interpreter's own start-up cannot be caught); from here on it raises KeyboardInterrupt
-# again. A Ctrl-C in that first instant is lost: the job finishes, then Snakemake stops.
-if os.environ.pop("KNIGHT_JOB_SIGINT", None) == "restore":
-    import signal
-
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
 _here = os.path.dirname(os.path.abspath(__file__))
 for _entry in sys.path:
     if os.path.abspath(_entry or os.curdir) == _here:
