@@ -94,7 +94,6 @@ def _run(args: argparse.Namespace) -> int:
         check_tasks,
         check_workers,
     )
-    from knight.runtime.cluster import dask_client
 
     # Validate before starting a cluster: a bad n or k fails in well under a second.
     workers = check_workers(args.workers)
@@ -131,6 +130,8 @@ def _run(args: argparse.Namespace) -> int:
 
     warm_up()
     if workers > 1 or args.scheduler:
+        from knight.runtime.cluster import dask_client  # Dask only when a cluster is used
+
         with dask_client(workers, args.scheduler) as client:
             result = search(client)
     else:
