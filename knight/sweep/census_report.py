@@ -20,6 +20,51 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f} %"
 
 
+def _classes(n: int) -> str:
+    return f"{n:,} class" if n == 1 else f"{n:,} classes"
+
+
+def _summary_section(boards: pl.DataFrame, orders: pl.DataFrame) -> list[str]:
+    """A few findings, each read off the tables."""
+    square = boards.filter((pl.col("rows") == pl.col("cols")) & (pl.col("tour_starts") > 0))
+    if square.height == 0:
+        return []
+    lines = ["## In short", ""]
+    for parity, name in ((0, "even"), (1, "odd")):
+        part = square.filter(pl.col("rows") % 2 == parity)
+        if part.height == 0:
+            continue
+        lo, hi = part.sort("completion_rate").row(0, named=True), part.sort("completion_rate").row(-1, named=True)
+        some = part.filter(pl.col("orders_everywhere") > 0)
+        last = some.row(-1, named=True) if some.height else None
+        lines.append(
+            f"- {name.capitalize()} boards ({part['rows'].min()}..{part['rows'].max()}): completion "
+            f"{_pct(lo['completion_rate'])} ({lo['rows']}x{lo['cols']}) to {_pct(hi['completion_rate'])} "
+            f"({hi['rows']}x{hi['cols']}); "
+            + (
+                f"the largest on which some order completes everywhere is {last['rows']}x{last['cols']} "
+                f"({last['orders_everywhere']:,} orders, {_classes(last['classes_everywhere'])})."
+                if last
+                else "no order completes everywhere on any of them."
+            )
+        )
+    big = square.filter(pl.col("rows") % 2 == 0)
+    if big.height:
+        r = big.row(-1, named=True)
+        lines.append(
+            f"- Closed tours on {r['rows']}x{r['cols']}: {_pct(r['closed_rate'])} of the runs; "
+            f"{r['orders_closing']:,} orders ({_classes(r['classes_closing'])}) close a tour from some start."
+        )
+    if orders.height:
+        most = int(orders["everywhere"].max())
+        longest = int(orders["run_length"].max())
+        lines.append(
+            f"- No order completes everywhere on more than {most} of the {int(orders['boards'].max())} boards "
+            f"with tour starts; the longest run of consecutive boards is {longest}."
+        )
+    return [*lines, ""]
+
+
 def _boards_section(boards: pl.DataFrame) -> list[str]:
     lines = [
         "## Per board",
@@ -70,14 +115,14 @@ def _orders_section(orders: pl.DataFrame) -> list[str]:
         "## Per order",
         "",
         f"Over the {boards} square boards with tour starts. {some.height:,} orders "
-        f"({some['class_id'].n_unique():,} classes) complete everywhere on at least one of them; "
+        f"({_classes(some['class_id'].n_unique())}) complete everywhere on at least one of them; "
         f"{orders.filter(pl.col('everywhere') == boards).height:,} on all of them.",
         "",
         f"- First failure (smallest N it fails on): {_histogram(orders, 'first_failure')}.",
         f"- First success (smallest N it completes everywhere on): {_histogram(orders, 'first_success')}.",
         f"- Next failure (the first N above its first success that it fails on): {_histogram(orders, 'next_failure')}.",
         f"- Longest run of consecutive N on which one order never fails: {longest} boards, by "
-        f"{best_run.height:,} orders ({best_run['class_id'].n_unique():,} classes), e.g. "
+        f"{best_run.height:,} orders ({_classes(best_run['class_id'].n_unique())}), e.g. "
         + ", ".join(f"`{r['order_string']}` (N = {r['run_from']}..{r['run_to']})" for r in examples)
         + ".",
         "",
@@ -135,7 +180,12 @@ def census_page(tables: dict[str, pl.DataFrame]) -> str:
         "census tables (results/census/{boards,orders,ends}.parquet); definitions in docs/census.md.",
         "",
     ]
-    body = _boards_section(boards) + _orders_section(tables["orders"]) + _ends_section(tables["ends"])
+    body = (
+        _summary_section(boards, tables["orders"])
+        + _boards_section(boards)
+        + _orders_section(tables["orders"])
+        + _ends_section(tables["ends"])
+    )
     return "\n".join(head + body).rstrip() + "\n"
 
 
