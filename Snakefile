@@ -1,5 +1,5 @@
 # Chessboard combinatorics pipeline. Run: snakemake --cores all
-# Config: config/config.yaml (checked against workflow/schemas/config.schema.yaml).
+# Config: config/config.yaml (checked against knight/pipeline/schemas/config.schema.yaml).
 import os
 import sys
 
@@ -9,8 +9,21 @@ min_version("9.0")
 
 # The workflow runs its own library (knight/ beside this file), here and in every job,
 # whatever else is installed: the code hashes of the rules are taken from the same code.
+# Jobs also load workflow/site/sitecustomize.py: Ctrl-C while a job starts is one line.
 sys.path.insert(0, workflow.basedir)
-os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [workflow.basedir, os.environ.get("PYTHONPATH")])))
+_JOB_PATH = [os.path.join(workflow.basedir, "workflow", "site"), workflow.basedir]
+_JOB_PATH += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in _JOB_PATH]
+os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
+# A job's shell starts its Python with SIGINT ignored, and sitecustomize turns it back on
+# once Python is up: a Ctrl-C that lands while the interpreter itself is starting would
+# otherwise end in "Fatal Python error: init_sys_streams" and a traceback.
+shell.prefix("set -euo pipefail; trap '' INT; export KNIGHT_JOB_SIGINT=restore; ")
+
+from knight.pipeline.config import check_config_file
+
+# A YAML error in the default config stops the run naming its file and line (Snakemake's
+# own message names neither; --configfile files are read by Snakemake before this file).
+check_config_file(os.path.join(workflow.basedir, "config", "config.yaml"))
 
 
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")
@@ -38,8 +51,10 @@ rule all:
 
 if workflow.is_main_process:
     check_dask_scheduler()
-    check_existing_parts()
+    check_stored_results()
+    clean_frontier_stores()
 
 
 onstart:
+    check_slurm_jobs()
     remove_stale_parts()

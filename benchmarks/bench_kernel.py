@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from knight.core.board import parse_board
-from knight.core.layout import padded
+from knight.core.layout import Outcomes, padded
 from knight.core.orders import all_orders
 from knight.runtime.cluster import dask_client
 from knight.sweep.brute import run_batch
@@ -27,9 +27,9 @@ def bare_kernel(board) -> tuple[float, int, int]:
     starts = np.repeat(np.arange(board.size, dtype=np.uint32), 40320)
     ranks = np.tile(np.arange(40320, dtype=np.uint16), board.size)
     n = len(starts)
-    out = [np.empty(n, t) for t in (np.uint32, np.uint32, np.bool_, np.bool_, np.uint16)]
+    out = Outcomes.empty(n)
     t0 = time.perf_counter()
-    steps = run_batch(*padded(board), starts, ranks, all_orders(), *out)
+    steps = run_batch(*padded(board), starts, ranks, all_orders(), out)
     return time.perf_counter() - t0, n, int(steps)
 
 

@@ -151,7 +151,7 @@ def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
     best = {}
     for _ in range(repeats):
         for label, opts, sym in variants:
-            out, wall, cpu = cpu_timed(lambda: orbits.run(*tables, k, sym, *root, 0, False, opts))
+            out, wall, cpu = cpu_timed(lambda: orbits.run(tables, k, sym, *root, 0, False, opts))
             prev = best.get(label)
             if prev is None or cpu < prev[0]:
                 best[label] = (cpu, out[2], out[0], out[1])

@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.layout import padded
+from knight.core.layout import Outcomes, padded
 from knight.core.orders import all_orders
 from knight.rules.kernel import RULES, outcomes
 from knight.sweep.brute import run_batch
@@ -47,8 +47,8 @@ def timed(fn):
 
 def brute(board: Board, starts: np.ndarray) -> int:
     n = len(starts)
-    outs = [np.empty(n, t) for t in (np.uint32, np.uint32, np.bool_, np.bool_, np.uint16)]
-    return int(run_batch(*padded(board), starts.astype(np.uint32), np.zeros(n, np.uint16), all_orders(), *outs))
+    out = Outcomes.empty(n)
+    return int(run_batch(*padded(board), starts.astype(np.uint32), np.zeros(n, np.uint16), all_orders(), out))
 
 
 def rule_steps(board: Board, rule: str, starts: np.ndarray) -> int:

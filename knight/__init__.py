@@ -1,12 +1,28 @@
 """Chessboard combinatorics: Warnsdorff's rule under tie orders and tie-break rules,
 queens, exact tours.
 
-Squares are plain integers ``s = row * cols + col`` (row 0 at the top, column 0 on
-the left); moves are numbered 0..7 internally for the conventions' moves 1..8.
-``docs/conventions.md`` in the repository gives the exact definitions.
+The Python API (docs/api.md): :func:`tour` runs Warnsdorff's rule once and returns a
+:class:`Tour`; each stage is a subpackage with a ``run`` function or entry points of
+its own: ``knight.sweep.run`` (every start x every tie order of a board),
+``knight.rules.run`` (a tie-break rule on a board), ``knight.queens.dominate`` /
+``knight.queens.place``, ``knight.exact.backtrack`` / ``knight.exact.construct``; their
+aggregates are ``knight.sweep.tables`` and ``knight.rules.tables``.
+
+Boards are ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`Board`; squares
+people see are 1-based ``(row, col)``, row 1 at the top; inside, a square is the index
+``row * cols + col`` (0-based). ``docs/conventions.md`` gives every definition. Names
+are imported on first use, so ``import knight`` loads no library.
 """
 
-from knight.core.board import Board, parse_board
+from knight._lazy import attach
 
-__all__ = ["Board", "parse_board"]
+#: Public names and the module each comes from (imported on first use).
+_EXPORTS = {
+    "Board": "knight.core.board",
+    "parse_board": "knight.core.board",
+    "Tour": "knight.core.tour",
+    "tour": "knight.warnsdorff",
+}
+__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__all__ = ["Board", "Tour", "parse_board", "tour", "sweep", "rules", "queens", "exact"]
 __version__ = "0.1.0"

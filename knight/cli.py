@@ -14,7 +14,7 @@ import sys
 
 #: Subcommand modules under ``knight.commands``; each defines ``HELP`` and
 #: ``register(subparsers)``, which adds its parser and sets ``func(args) -> int``.
-COMMANDS = ("sweep", "rules", "tour", "queens", "backtrack", "construct")
+COMMANDS = ("sweep", "rules", "tour", "queens", "backtrack", "construct", "config")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

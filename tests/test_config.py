@@ -7,7 +7,8 @@ import pytest
 import yaml
 from workflow_run import snakemake as run_snakemake
 
-from knight.pipeline.config import ConfigError, load
+from knight.pipeline.config import SCHEMA, ConfigError, load
+from knight.rules.studies import RuleSpec
 
 DEFAULT = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "..", "config", "config.yaml")))
 
@@ -59,6 +60,8 @@ BAD = [
     (with_("exact.construct.boards", [7]), "config key exact.construct.boards[0]: 7:"),
     (with_("exact.backtrack.boards", [{"board": "2y3"}]), "config key exact.backtrack.boards[0].board: '2y3'"),
     (with_("exact.backtrack.prune", ["sideways"]), "config key exact.backtrack.prune[0]: 'sideways'"),
+    # issue 16 point 5: the order's meaning, as for figures.tours[].order
+    (with_("exact.backtrack.order", "11111111"), "config key exact.backtrack.order: '11111111': not a permutation"),
     # figures
     (
         with_("figures.tours", [{"board": 8, "start": [9, 1], "order": "12345678"}]),
@@ -69,6 +72,14 @@ BAD = [
         "config key figures.tours[0].order: '12345677': not a permutation",
     ),
     (with_("figures.dpi", 5), "config key figures.dpi: 5"),
+    (
+        with_("rules.settings.pohl.order", "12345677"),
+        "config key rules.settings.pohl.order: '12345677': not a permutation",
+    ),
+    (
+        with_("rules.studies[2].orders", ["12345678", "11111111"]),
+        "config key rules.studies[2].orders[1]: '11111111': not a permutation",
+    ),
     # rules
     (with_("rules.studies[0].rules", ["sideways"]), "config key rules.studies[0].rules[0]: 'sideways'"),
     (with_("rules.settings.random.seed", "x"), "config key rules.settings.random.seed: 'x'"),
@@ -100,6 +111,20 @@ BAD = [
         "config key rules.studies[0].starts: 'all': squirrel-cull starts from (1, 1) only",
     ),
 ]
+
+
+# The same side limit (knight.core.board.MIN_SIDE) in every section that takes a knight board.
+SIDES = [
+    ("sweep.boards", [2], "sweep.boards[0]: 2"),
+    ("sweep.boards", ["3x2"], "sweep.boards[0]: '3x2'"),
+    ("exact.backtrack.boards", [{"board": 2}], "exact.backtrack.boards[0].board: 2"),
+    ("exact.backtrack.boards", [{"board": "2x8"}], "exact.backtrack.boards[0].board: '2x8'"),
+    ("exact.construct.boards", ["2x8"], "exact.construct.boards[0]: '2x8'"),
+    ("figures.tours", [{"board": 2, "start": [1, 1], "order": "12345678"}], "figures.tours[0].board: 2"),
+    ("figures.images_of_order", {"board": "1x5", "order": "12345678"}, "figures.images_of_order.board: '1x5'"),
+    ("rules.studies[1].boards", [2], "rules.studies[1].boards[0]: '2x2'"),
+]
+BAD += [(with_(path, value), f"config key {key}: a board needs both sides at least 3") for path, value, key in SIDES]
 
 
 @pytest.mark.parametrize(
@@ -157,6 +182,7 @@ RULES_BAD = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[p for p, _, _ in RULES_BAD])
 def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     """Through Snakemake: the rules stage's bad values stop the run at once, named, nothing written."""
@@ -178,3 +204,75 @@ def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     assert res.returncode != 0
     assert message in res.stderr + res.stdout
     assert not (tmp_path / "results").exists()
+
+
+EXACT_BAD = [
+    ("exact.backtrack.order", "11111111", "config key exact.backtrack.order: '11111111': not a permutation"),
+    (
+        "exact.backtrack.boards",
+        [{"board": 2}],
+        "exact.backtrack.boards[0].board: 2: a board needs both sides at least 3",
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, value, message", EXACT_BAD, ids=[p for p, _, _ in EXACT_BAD])
+def test_exact_bad_values_stop_the_workflow_before_any_job(repo, tmp_path, path, value, message):
+    """Issue 16 point 5: these passed the check and failed inside a job after 4 files were written."""
+    cfg = with_(path, value, {"sweep": {"boards": [5]}, "exact": {"backtrack": {"boards": [{"board": 5}]}}})
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
+    res = run_snakemake(tmp_path, "exact_study", configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
+    assert res.returncode != 0
+    assert message in res.stderr + res.stdout
+    assert "Traceback" not in res.stderr
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.slow
+def test_a_yaml_error_in_the_default_config_names_file_and_line(repo, tmp_path):
+    """The Snakefile checks config/config.yaml before its `configfile:` reads it."""
+    import shutil
+
+    copy = tmp_path / "repo"
+    shutil.copytree(
+        repo, copy, ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info")
+    )
+    config = copy / "config" / "config.yaml"
+    lines = config.read_text().splitlines()
+    assert lines[5].startswith("  boards: [")
+    lines[5] = lines[5].replace("]", "]]", 1)  # a stray bracket on line 6
+    config.write_text("\n".join(lines) + "\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    res = run_snakemake(work, "--dry-run", cores=1, timeout=300, repo=str(copy))
+    assert res.returncode != 0
+    assert f"config file {config}, line 6, column" in res.stderr + res.stdout, res.stderr[-2000:]
+
+
+def test_the_schema_states_the_libraries_rule_names_and_defaults():
+    """One source: the rules section's schema names the rules of knight.core.tiebreak and
+    fills in its defaults, within its ranges (the command line and the API take them too)."""
+    from knight.core import tiebreak
+
+    rules = yaml.safe_load((SCHEMA.parent / "rules.schema.yaml").read_text())
+    assert rules["$defs"]["rule"]["enum"] == list(tiebreak.RULES)
+    settings = rules["properties"]["settings"]["properties"]
+    assert set(settings) == set(tiebreak.RULES)
+    for rule, schema in settings.items():
+        props = schema.get("properties", {})
+        if "order" in props:
+            assert props["order"]["default"] == tiebreak.DEFAULT_ORDER, rule
+        for name, default in (("seed", tiebreak.DEFAULT_SEED), ("trials", tiebreak.DEFAULT_TRIALS)):
+            if name in props:
+                assert props[name]["default"] == default, (rule, name)
+        if "retries" in props:
+            assert props["retries"]["default"] == tiebreak.DEFAULT_RETRIES
+            assert (props["retries"]["minimum"], props["retries"]["maximum"]) == tiebreak.LIMITS["retries"]
+    for name in ("seed", "trials"):
+        low, high = tiebreak.LIMITS[name]
+        assert low <= rules["$defs"][name]["minimum"] and rules["$defs"][name]["maximum"] <= high, name
+    cfg = load({"sweep": {"boards": [5]}})  # the schema fills in the rest
+    for rule in tiebreak.RULES:
+        spec = RuleSpec.from_settings(rule, cfg["rules"]["settings"])
+        assert spec == RuleSpec(rule), rule  # the config's defaults are the library's

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the linters over the whole tree: the default run only
+
 
 def run(repo, *cmd):
     return subprocess.run([sys.executable, "-m", *cmd], cwd=repo, capture_output=True, text=True, timeout=600)

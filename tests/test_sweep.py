@@ -93,6 +93,8 @@ def test_in_process_sweep_summary():
 def test_atomic_write_leaves_nothing_on_failure(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
+    from knight.core import seal
+
     target = tmp_path / "x.parquet"
     write_parquet(pa.table({"a": [1]}), target)
     before = target.read_bytes()
@@ -104,7 +106,8 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         write_parquet(pa.table({"a": [2]}), target)
     assert target.read_bytes() == before  # the old file is untouched
-    assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]  # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".x.parquet.seal", "x.parquet"]  # no temporary left
+    seal.check(target)  # and the old file's seal still vouches for it
 
 
 def test_local_cluster_ignores_a_small_memory_limit():

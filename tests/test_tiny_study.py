@@ -9,6 +9,8 @@ import polars as pl
 import pytest
 from workflow_run import snakemake as run_snakemake
 
+pytestmark = pytest.mark.slow  # the whole workflow on the tiny config: the default run only
+
 STAGES = {
     "sweep": ["results/runs/board=5x5/_manifest.json", "results/tables/completion.parquet"],
     "figures": [

@@ -260,6 +260,7 @@ def test_fixed_rule_is_the_default():
         ("6x8", 60),
     ],
 )
+@pytest.mark.slow
 def test_rules_match_naive_sampled(name, n_orders, rule):
     board = parse_board(name)
     rng = np.random.default_rng([board.rows, board.cols, RULES.index(rule)])
@@ -276,6 +277,7 @@ def test_rules_match_naive_sampled(name, n_orders, rule):
             assert_rows_equal(got, expected, f"{name} {rule} start {s} full={full}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", RULES)
 def test_rules_match_naive_larger_boards(rule):
     """A few random starts x 40 random orders on 12x12 and 7x13."""
@@ -299,6 +301,7 @@ def test_rules_match_naive_larger_boards(rule):
         ("5", 21, "corner"),  # (5, 2): not the orbit's smallest square
     ],
 )
+@pytest.mark.slow
 def test_rules_every_order_match_naive(name, start, rule):
     board = parse_board(name)
     expected, paths = naive_rows(board, start, ALL, rule)
@@ -351,6 +354,7 @@ def test_rules_partition_every_start(rule):
             assert np.array_equal(full["ties"], sliced["ties"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", ["pohl", "roth", "corner"])
 @pytest.mark.parametrize("name", ["5", "6", "7", "8", "3x7", "6x8"])
 def test_rules_full_sweep_matches_per_run_kernel(name, rule):

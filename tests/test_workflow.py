@@ -11,6 +11,8 @@ from naive import ORDER_STRINGS
 from naive import outcome as naive_outcome
 from workflow_run import snakemake as run_snakemake
 
+pytestmark = pytest.mark.slow  # the workflow on small configs: the default run only
+
 ENGINES = ["tree", "brute"]
 
 

@@ -57,10 +57,11 @@ def register(subparsers) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from knight.core.board import format_grid, parse_board, parse_square, step_numbers
+    from knight.commands import knight_board
+    from knight.core.board import format_grid, parse_square, step_numbers
     from knight.exact.backtrack import backtrack
 
-    board = parse_board(args.board)
+    board = knight_board(args.board)
     start = parse_square(board, args.start)
     res = backtrack(
         board, start, closed=args.closed, prune=args.prune, ordering=args.ordering, order=args.order, limit=args.limit

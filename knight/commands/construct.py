@@ -42,13 +42,16 @@ def register(subparsers) -> None:
 def _run(args: argparse.Namespace) -> int:
     import time
 
-    from knight.core.board import format_grid, parse_board, step_numbers
+    from knight.commands import knight_board, output_path
+    from knight.core.board import format_grid, step_numbers
     from knight.exact.check import tour_problem
     from knight.exact.construct import choose_method, construct
     from knight.exact.tour_io import write_tour
 
-    board = parse_board(args.board)
+    board = knight_board(args.board)
     method = choose_method(board, args.method)  # clear message before any work
+    if args.out:
+        output_path("--out", args.out, suffix=".parquet")
     t0 = time.perf_counter()
     tour = construct(board, method)
     if args.out:

@@ -1,8 +1,8 @@
 """``knight queens``: dominating sets of k queens and non-attacking placements of n queens.
 
-knight queens dominate N K [--workers P] [--tasks T] [--store DIR | --no-store] [--unit I ...]
-                           [--json] [--output FILE]
-knight queens place N [--workers P] [--tasks T] [--json] [--output FILE]
+knight queens dominate N K [--workers P] [--tasks T] [--store DIR [--unit I ...]]
+                           [--json] [--output FILE.parquet]
+knight queens place N [--workers P] [--tasks T] [--json] [--output FILE.parquet]
 """
 
 from __future__ import annotations
@@ -61,17 +61,16 @@ def register(subparsers) -> None:
         "--store",
         default=None,
         metavar="DIR",
-        help="folder of finished units and the class representatives "
-        "(default queens-dominate-N-K); a rerun resumes from the units there",
+        help="keep each finished unit and the class representatives in DIR; a rerun "
+        "verifies the units there and searches only the others (default: nothing is written)",
     )
-    dom.add_argument("--no-store", action="store_true", help="keep nothing on disk (no resume)")
     dom.add_argument(
         "--unit",
         type=int,
         action="append",
         default=None,
         metavar="I",
-        help="run only unit I of the T units (repeatable; e.g. one per cluster job)",
+        help="with --store: run only unit I of the T units (repeatable; e.g. one per cluster job)",
     )
     dom.set_defaults(func=_run)
     pl_ = sub.add_parser(
@@ -84,29 +83,34 @@ def register(subparsers) -> None:
     pl_.set_defaults(func=_run)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from knight.queens import dominate, place
-    from knight.queens.checks import (
-        MAX_DOMINATE_N,
-        MAX_PLACE_N,
-        check_k,
-        check_n,
-        check_tasks,
-        check_workers,
-    )
+def _check(args: argparse.Namespace):
+    """``(workers, store or None, output or None)`` after checking every argument and
+    output path, before any search (one-line ValueError naming the bad one)."""
+    from knight.commands import output_path
+    from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers
 
-    # Validate before starting a cluster: a bad n or k fails in well under a second.
     workers = check_workers(args.workers)
     check_tasks(args.tasks)
-    dominating = args.queens_command == "dominate"
     store = None
-    if dominating:
+    if args.queens_command == "dominate":
         check_k(args.k, check_n(args.n, limit=MAX_DOMINATE_N))
-        if not args.no_store:
-            store = args.store or f"queens-dominate-{args.n}-{args.k}"
+        if args.unit is not None and args.store is None:
+            raise ValueError("--unit needs --store DIR (where the unit's result is kept)")
+        if args.store is not None:
+            store = output_path("--store", args.store, folder=True)
     else:
         check_n(args.n, limit=MAX_PLACE_N)
-    keep = args.output is not None
+    output = None if args.output is None else output_path("--output", args.output, suffix=".parquet")
+    return workers, store, output
+
+
+def _run(args: argparse.Namespace) -> int:
+    from knight.queens import dominate, place
+
+    # Validate before starting a cluster: a bad n or k fails in well under a second.
+    workers, store, output = _check(args)
+    dominating = args.queens_command == "dominate"
+    keep = output is not None
 
     def search(client=None):
         from knight.runtime.progress import Progress
@@ -140,29 +144,34 @@ def _run(args: argparse.Namespace) -> int:
     if keep and not partial:
         from knight.queens.tables import solutions_frame, write_solutions
 
-        write_solutions(solutions_frame(result), args.output)
+        write_solutions(solutions_frame(result), output)
     classes_path = None
     if store is not None and not partial:
         from knight.queens.tables import classes_frame, write_solutions
 
-        classes_path = f"{store}/classes.parquet"
+        classes_path = store / "classes.parquet"
         write_solutions(classes_frame(result), classes_path)
     if args.json:
         print(json.dumps(result.summary()))
         return 0
-    what = (
-        f"{result.k} queens dominating {result.n}x{result.n}"
-        if dominating
-        else f"{result.n} non-attacking queens on {result.n}x{result.n}"
-    )
-    print(
-        f"{what}: {result.solutions:,} solutions, {result.classes:,} up to symmetry"
-        + (f" in the {result.tasks} unit(s) finished so far" if partial else "")
-    )
-    print(
-        f"{result.seconds:.3f} s, {result.workers} worker(s), {result.tasks} task(s)"
-        + (f", {result.resumed} read back from {store}" if result.resumed else "")
-    )
+    print(_report(result, dominating, partial, store))
     if classes_path:
         print(f"class representatives: {classes_path}")
     return 0
+
+
+def _report(result, dominating: bool, partial: bool, store) -> str:
+    """Two lines: the counts, then the time and what it covers (units searched, read back)."""
+    n, k = result.n, result.k
+    what = f"{k} queens dominating {n}x{n}" if dominating else f"{n} non-attacking queens on {n}x{n}"
+    counts = f"{what}: {result.solutions:,} solutions, {result.classes:,} up to symmetry"
+    if partial:
+        counts += f" in the {result.tasks} unit(s) asked for (--unit)"
+    timing = f"{result.seconds:.3f} s, {result.workers} worker(s), {result.tasks} task(s)"
+    if dominating and store is not None:
+        searched = result.tasks - result.resumed
+        timing = (
+            f"{result.seconds:.3f} s, {result.workers} worker(s): {searched} of {result.tasks} unit(s) searched, "
+            f"{result.resumed} read back from {store}"
+        )
+    return f"{counts}\n{timing}"

@@ -10,28 +10,28 @@ from __future__ import annotations
 import argparse
 import json
 
-from knight.commands import board_and_workers
+from knight.commands import board_and_workers, check_random_args
 
 HELP = "run a tie-break rule on one board from the corner or every start; print its completion row"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.core.tiebreak import RULES
+    from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, DEFAULT_TRIALS, RULES
 
     p = sub.add_parser(
         "rules",
         help=HELP,
         description="Run RULE on BOARD from (1,1) or every start (random rules: TRIALS runs a start), "
         "through the rules stage's code, and print runs, complete and closed tours, rates (with a "
-        "95%% interval for random rules) and seconds.",
+        "95% interval for random rules) and seconds.",
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--rule", choices=RULES, default="fixed", help="tie-break rule (default fixed)")
     p.add_argument(
         "--order",
         metavar="ORDER",
-        default="12345678",
-        help="tie order breaking the ties left by fixed, pohl, roth, corner (default 12345678)",
+        default=DEFAULT_ORDER,
+        help=f"tie order breaking the ties left by fixed, pohl, roth, corner (default {DEFAULT_ORDER})",
     )
     p.add_argument(
         "--orders",
@@ -40,9 +40,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="all: every residual tie order (tie-tree engine; fixed, pohl, roth, corner)",
     )
     p.add_argument("--starts", choices=("corner", "all"), default="corner", help="(1,1) only (default) or every square")
-    p.add_argument("--trials", type=int, default=100, help="runs per start of the random rules (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random rules (default 1)")
-    p.add_argument("--retries", type=int, default=10, help="random-order: attempts per run at most (default 10)")
+    p.add_argument(
+        "--trials",
+        type=int,
+        default=DEFAULT_TRIALS,
+        help=f"runs per start of the random rules (default {DEFAULT_TRIALS})",
+    )
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of the random rules (default {DEFAULT_SEED})")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=DEFAULT_RETRIES,
+        help=f"random-order: attempts per run at most (default {DEFAULT_RETRIES})",
+    )
     p.add_argument("--workers", type=int, default=None, help="Dask worker threads (default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(func=main)
@@ -51,28 +61,29 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     import time
 
-    import polars as pl
-
-    from knight.rules.studies import RuleSpec, Study, n_tasks, run_chunk
+    from knight.core.checks import SettingError
+    from knight.rules.studies import run
     from knight.rules.tables import completion
-    from knight.runtime.cluster import dask_client
-    from knight.runtime.progress import Progress
 
     board, workers = board_and_workers(args)
-    spec = RuleSpec.from_settings(
-        args.rule, {args.rule: {"order": args.order, "seed": args.seed, "trials": args.trials, "retries": args.retries}}
-    )
-    study = Study("cli", (spec,), (board,), starts=args.starts, orders=args.orders)
-    chunks = range(len(study.chunks(args.rule)))
+    check_random_args(args)
     t0 = time.perf_counter()
-    with (
-        dask_client(workers) as client,
-        Progress(sum(n_tasks(study, args.rule, k) for k in chunks), f"rules {args.rule} {board.name}") as bar,
-    ):
-        tables = [run_chunk(study, args.rule, k, client=client, progress=bar).table for k in chunks]
+    try:
+        runs = run(
+            board,
+            args.rule,
+            args.starts,
+            order=args.order,
+            orders=args.orders,
+            trials=args.trials,
+            seed=args.seed,
+            retries=args.retries,
+            workers=workers,
+        )
+    except SettingError as exc:  # a setting the study refuses, named by its flag
+        raise exc.renamed({"boards": "BOARD", "rules": "--rule", "starts": "--starts", "orders": "--orders"}) from None
     seconds = time.perf_counter() - t0
-    runs = pl.concat([pl.from_arrow(t) for t in tables]).with_columns(pl.lit("cli").alias("study"))
-    row = completion(runs.lazy()).collect().drop("study").row(0, named=True)
+    row = completion(runs).row(0, named=True)
     row["seconds"] = round(seconds, 3)
     if args.json:
         print(json.dumps(row))

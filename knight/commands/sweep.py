@@ -36,19 +36,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    import contextlib
+
+    from knight.core.checks import SettingError
+    from knight.core.dataset import writing
     from knight.runtime.cluster import dask_client
     from knight.runtime.progress import Progress
     from knight.sweep.driver import SweepSpec, board_folder, check_output_dir, parse_orders, sweep, total_tasks
 
     board, workers = board_and_workers(args)
-    if args.chunk_runs < 1:
-        raise ValueError(f"--chunk-runs must be at least 1, got {args.chunk_runs}")
-    spec = SweepSpec(
-        board, ranks=parse_orders(args.orders or "all"), chunk_runs=args.chunk_runs, engine=args.engine, rule=args.rule
-    )
+    try:
+        spec = SweepSpec(
+            board,
+            ranks=parse_orders(args.orders or "all"),
+            chunk_runs=args.chunk_runs,
+            engine=args.engine,
+            rule=args.rule,
+        )
+    except SettingError as exc:
+        raise exc.renamed({"chunk_runs": "--chunk-runs"}) from None
+    held = contextlib.nullcontext()
     if args.out:
         check_output_dir(board_folder(args.out, board, spec.rule))  # before any computing
-    with dask_client(workers, args.scheduler) as client, Progress(total_tasks(spec), f"sweep {board.name}") as bar:
+        held = writing(board_folder(args.out, board, spec.rule))  # a second writer is refused at once
+    with (
+        held,
+        dask_client(workers, args.scheduler) as client,
+        Progress(total_tasks(spec), f"sweep {board.name}") as bar,
+    ):
         summary = sweep(spec, args.out, client=client, progress=bar)
     print(f"board     {board.name}")
     print(f"rule      {spec.rule}")

@@ -16,37 +16,17 @@ HELP = "one Warnsdorff run under any tie-break rule: print the numbered board, o
 
 
 def summary(board, start, run) -> str:
-    """The thesis's closing lines: board size, start, end, unvisited, open/closed."""
-    (sr, sc), (er, ec) = board.human(start), board.human(run.end)
-    return "\n".join(
-        [
-            f"board size = {board.rows}x{board.cols}",
-            f"start square {sr},{sc}",
-            f"end square {er},{ec}",
-            f"unvisited squares = {board.size - run.visited}",
-            "path is closed." if run.closed else "path is open.",
-        ]
-    )
+    """The thesis's closing lines (:meth:`knight.core.tour.Tour.summary`)."""
+    return run.summary()
 
 
 def as_json(board, start, run) -> dict:
-    """The run as plain JSON types (the same keys for every rule); squares are 1-based
-    ``[row, col]``; ``order`` is the tie order used, null for random and squirrel-cull."""
-    return {
-        "rows": board.rows,
-        "cols": board.cols,
-        "start": list(board.human(start)),
-        "order": run.order,
-        "path": [list(board.human(int(s))) for s in run.path],
-        "visited": run.visited,
-        "end": list(board.human(run.end)),
-        "complete": run.complete,
-        "closed": run.closed,
-    }
+    """The run as plain JSON types (:meth:`knight.core.tour.Tour.to_json`)."""
+    return run.to_json()
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.core.tiebreak import RULES
+    from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES
 
     p = sub.add_parser(
         "tour",
@@ -61,13 +41,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--order",
         metavar="ORDER",
-        default="12345678",
-        help="tie order, highest priority first (default 12345678); breaks the ties "
+        default=DEFAULT_ORDER,
+        help=f"tie order, highest priority first (default {DEFAULT_ORDER}); breaks the ties "
         "left by fixed, pohl, roth and corner",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the random rules (default 1)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of the random rules (default {DEFAULT_SEED})")
     p.add_argument("--trial", type=int, default=0, help="trial number of a random rule's run (default 0)")
-    p.add_argument("--retries", type=int, default=10, help="random-order: attempts at most (default 10)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=DEFAULT_RETRIES,
+        help=f"random-order: attempts at most (default {DEFAULT_RETRIES})",
+    )
     p.add_argument("--svg", metavar="FILE", help="draw the tour to an SVG file")
     p.add_argument("--png", metavar="FILE", help="draw the tour to a PNG file")
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution in dots per inch (default 150)")
@@ -76,24 +61,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from knight.core.board import format_grid, parse_board, parse_square, step_numbers
+    from knight.commands import check_random_args, knight_board, output_path
+    from knight.core.board import format_grid, parse_square, step_numbers
+    from knight.core.checks import int_arg
     from knight.core.orders import parse_order
 
-    board = parse_board(args.board)
+    # Every argument and output path is checked before any work.
+    board = knight_board(args.board)
     start = parse_square(board, args.start)
-    parse_order(args.order)  # clear error before any work
-    if args.dpi < 1:
-        raise ValueError(f"--dpi must be positive, got {args.dpi}")
-    if args.rule == "fixed":
-        from knight.sweep.brute import run as warnsdorff_run
+    parse_order(args.order)
+    check_random_args(args)
+    int_arg("--dpi", args.dpi, 1)
+    for flag, path in (("--svg", args.svg), ("--png", args.png)):
+        if path:
+            output_path(flag, path, suffix="." + flag.removeprefix("--"))
+    from knight.warnsdorff import tour
 
-        result = warnsdorff_run(board, start, args.order.strip())
-    else:
-        from knight.rules.kernel import run as rule_run
-
-        result = rule_run(
-            board, start, args.rule, order=args.order.strip(), seed=args.seed, trial=args.trial, retries=args.retries
-        )
+    result = tour(board, args.start, args.rule, args.order, args.seed, trial=args.trial, retries=args.retries)
     if args.json:
         print(json.dumps(as_json(board, start, result)))
     else:
@@ -110,7 +94,4 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _title(board, start, rule, run) -> str:
-    (sr, sc) = board.human(start)
-    how = f"order {run.order}" if rule == "fixed" else (f"{rule}, order {run.order}" if run.order else rule)
-    what = "closed tour" if run.closed else ("open tour" if run.complete else f"stuck after {run.visited}")
-    return f"{board.name} from ({sr}, {sc}), {how}: {what}"
+    return run.title()

@@ -113,6 +113,13 @@ def parse_board(text: str | int) -> Board:
     return Board(rows, cols)
 
 
+#: Smallest side of a board every knight stage accepts (the sweep, the rules stage, the
+#: exact solvers, the figures, the commands and the Python API alike: the config check
+#: and :func:`knight.core.checks.board_arg` read it): a knight on a board with a side
+#: below 3 has no tour (but on 1 x 1) and at most two moves from any square.
+MIN_SIDE = 3
+
+
 def parse_boards(spec) -> list[Board]:
     """Boards of a list (``[5, "6x8"]``) or a range ``{"from": 6, "to": 300, "step": 2}``
     (N x N for N = from, from + step, ... <= to), in the order given, repeats dropped."""

@@ -1,6 +1,9 @@
-"""Polars expressions over the columns every runs table shares."""
+"""Polars expressions over the columns every runs table shares, and the rule that lets an
+aggregate take a DataFrame as well as a LazyFrame."""
 
 from __future__ import annotations
+
+import functools
 
 import polars as pl
 
@@ -14,3 +17,18 @@ def square_coords(expr_square: str, out_prefix: str = "") -> list[pl.Expr]:
         (sq // cols + 1).cast(pl.UInt16).alias(f"{out_prefix}row"),
         (sq % cols + 1).cast(pl.UInt16).alias(f"{out_prefix}col"),
     ]
+
+
+def same_kind(aggregate):
+    """Let ``aggregate(LazyFrame, ...) -> LazyFrame`` take a ``DataFrame`` too and then
+    return a ``DataFrame`` (collected): a notebook gets rows, a pipeline a lazy query."""
+
+    @functools.wraps(aggregate)
+    def wrapper(frame, *args, **kwargs):
+        if isinstance(frame, pl.DataFrame):
+            return aggregate(frame.lazy(), *args, **kwargs).collect()
+        if not isinstance(frame, pl.LazyFrame):
+            raise ValueError(f"runs must be a polars DataFrame or LazyFrame, got {type(frame).__name__}")
+        return aggregate(frame, *args, **kwargs)
+
+    return wrapper

@@ -1,4 +1,5 @@
-"""Atomic file output: write to a temporary file beside the target, then rename."""
+"""Atomic, sealed file output: write to a temporary file beside the target, record its
+seal (:mod:`knight.core.seal`), then rename."""
 
 from __future__ import annotations
 
@@ -10,15 +11,21 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from knight.core import seal
+
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
-    """Yield a temporary path in the target's folder; rename it onto ``path`` on success.
+    """Yield a temporary path in the target's folder; on success, seal it and rename it
+    onto ``path``.
 
-    A failure (or a killed process, or a crashed machine) leaves the target untouched:
-    either the old file or none, never a partial one a rerun would trust. A killed
-    process may leave the temporary file (``.NAME.PID-XXXX.tmp``) behind:
-    :func:`knight.core.dataset.remove_leftovers` clears those.
+    The seal (``.NAME.seal`` beside the file: size and SHA-256 of the bytes written, see
+    :mod:`knight.core.seal`) is computed from the finished temporary file, flushed to disk,
+    and written just before the rename. A failure (or a killed process, or a crashed
+    machine) leaves the target untouched: either the old file or none, never a partial one
+    a rerun would trust; a seal left without its file, or beside an older file, no longer
+    matches, so the file is remade. A killed process may leave the temporary file
+    (``.NAME.PID-XXXX.tmp``) behind: :func:`knight.core.dataset.remove_leftovers` clears those.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -32,7 +39,9 @@ def atomic_path(path: str | os.PathLike):
             os.fsync(fd)  # the bytes are on disk before the name says the file is done
         finally:
             os.close(fd)
+        seal.write_seal(path, tmp)
         os.replace(tmp, path)
+        seal.remember(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -9,6 +9,8 @@ most eight decrements a cell can receive.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -49,19 +51,44 @@ def unpad(p, cols: int):
     return (p // width - 2) * cols + p % width - 2
 
 
+class Outcomes(NamedTuple):
+    """The outcome arrays of a batch of runs, element ``i`` for run ``i`` (docs/conventions.md,
+    "Outcome of a run"): squares ``visited`` (start included), ``end`` square index,
+    ``complete``, ``closed`` and ``ties`` (residual tie points). Numba kernels take it as one
+    argument and write it through :func:`record_row`."""
+
+    visited: np.ndarray
+    end: np.ndarray
+    complete: np.ndarray
+    closed: np.ndarray
+    ties: np.ndarray
+
+    @classmethod
+    def empty(cls, n: int, ties_dtype=np.uint16) -> Outcomes:
+        """Uninitialised arrays for ``n`` runs: uint32 ``visited`` and ``end``, bool
+        ``complete`` and ``closed``, ``ties`` of ``ties_dtype``."""
+        return cls(
+            np.empty(n, np.uint32),
+            np.empty(n, np.uint32),
+            np.empty(n, np.bool_),
+            np.empty(n, np.bool_),
+            np.empty(n, ties_dtype),
+        )
+
+
 @nb.njit(nogil=True, cache=True)
-def record_row(
-    i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out
-):
-    """Write row ``i`` of the outcome arrays: a run of ``n`` squares (``ties`` tied steps) from
-    padded square ``p0`` ending on padded ``pend``; ``width = cols + 4``, ``size = rows * cols``."""
+def record_row(out, i, n, ties, p0, pend, offsets, cols, size):
+    """Write row ``i`` of the :class:`Outcomes` ``out``: a run of ``n`` squares (``ties``
+    residual tie points) from padded square ``p0`` to padded ``pend``, on a board of
+    ``cols`` columns and ``size = rows * cols`` squares; ``offsets`` as :func:`move_offsets`."""
     closed = False
     if n == size:
         for k in range(8):
             if pend + offsets[k] == p0:
                 closed = True
-    visited_out[i] = n
-    end_out[i] = (pend // width - 2) * cols + pend % width - 2
-    complete_out[i] = n == size
-    closed_out[i] = closed
-    ties_out[i] = ties
+    width = cols + 4
+    out.visited[i] = n
+    out.end[i] = (pend // width - 2) * cols + pend % width - 2
+    out.complete[i] = n == size
+    out.closed[i] = closed
+    out.ties[i] = ties

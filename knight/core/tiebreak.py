@@ -29,6 +29,26 @@ ORDER_RULES = ("fixed", "pohl", "roth", "corner")
 #: Rules that draw random numbers (rows carry a trial number).
 RANDOM_RULES = ("random", "random-order")
 
+#: Defaults of the rules' settings: the tie order after a rule's key, the generator's seed,
+#: runs per start of a random rule, random-order's attempts at most. The config schema,
+#: the command line and the Python API take these (a test checks the schema's).
+DEFAULT_ORDER = "12345678"
+DEFAULT_SEED = 1
+DEFAULT_TRIALS = 100
+DEFAULT_RETRIES = 10
+#: Ranges of the settings: seed and trial key the counter-based generator (64 and 32
+#: bits, docs/conventions.md "Random choices"); attempts are counted in 16 bits.
+LIMITS = {"seed": (0, 2**64 - 1), "trial": (0, 2**32 - 1), "trials": (1, 2**32), "retries": (1, 2**16 - 1)}
+
+
+def check_setting(name: str, value, *, label: str | None = None) -> int:
+    """``value`` of the rule setting ``name`` (``seed``, ``trial``, ``trials``,
+    ``retries``) as an int within :data:`LIMITS`; ``ValueError`` naming ``label`` (default
+    ``name``, e.g. ``--seed`` on the command line) and the value otherwise."""
+    from knight.core.checks import int_arg
+
+    return int_arg(label or name, value, *LIMITS[name])
+
 
 def rule_code(name: str) -> int:
     """Integer code of a rule name; ``ValueError`` naming the rules for an unknown one."""

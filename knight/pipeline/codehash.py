@@ -39,15 +39,44 @@ def module_file(name: str) -> Path | None:
     return None
 
 
+@cache
+def lazy_exports(package: str) -> dict[str, str]:
+    """The ``_EXPORTS`` table of a package's ``__init__`` (name -> module its value comes
+    from on first use, :mod:`knight._lazy`), or {}."""
+    path = module_file(package)
+    if path is None or path.name != "__init__.py":
+        return {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return {}
+
+
+def _whole_package(package: str) -> list[str]:
+    """Every module of a package: what ``import package`` reaches by attribute."""
+    path = module_file(package)
+    if path is None or path.name != "__init__.py":
+        return []
+    names = [".".join(["knight", *f.relative_to(PACKAGE).with_suffix("").parts]) for f in path.parent.rglob("*.py")]
+    return sorted(n.removesuffix(".__init__") for n in names)
+
+
 def imported_modules(source: str) -> set[str]:
-    """``knight`` modules named by the import statements of ``source`` (any depth)."""
+    """``knight`` modules named by the import statements of ``source`` (any depth).
+
+    ``from package import name`` of a name a package serves on first use adds the
+    module it comes from; ``import package`` adds the whole package (its names and
+    submodules are all one attribute away)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
+            names += [m for a in node.names for m in _whole_package(a.name)]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             # "from knight.x import y": y may be a module of package knight.x
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            exports = lazy_exports(node.module)
+            names += [exports[a.name] for a in node.names if a.name in exports]
         else:
             continue
         for name in names:

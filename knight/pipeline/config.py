@@ -1,7 +1,7 @@
 """The workflow configuration, checked in one place: schema, defaults and meaning.
 
 :func:`load` is called once, at workflow start (``workflow/rules/common.smk``). It runs
-the JSON schema (``workflow/schemas/config.schema.yaml`` with one sibling file per
+the JSON schema (``knight/pipeline/schemas/config.schema.yaml`` with one sibling file per
 section), fills in the schema's defaults, then runs each section's checks of what a
 schema cannot express (boards parse, starts lie on their boards, orders are
 permutations, queens fit their board, ...). Every problem is reported at once, one
@@ -21,10 +21,11 @@ from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from knight.core.board import Board, parse_board, parse_boards
+from knight.core.board import MIN_SIDE, Board, parse_board, parse_boards
 from knight.core.orders import parse_order
 
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+#: The config's JSON schema, shipped inside the package (one sibling file per section).
+SCHEMA = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 
 #: Largest board of the sweep stage (every start x every order): 65,536 squares is
 #: 2.6e9 runs, about 660 jobs of the default size.
@@ -96,14 +97,16 @@ def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:
 
 
 # --- each section's meaning ------------------------------------------------------
-def _board(key: str, value, msgs: list[str], *, min_side: int = 1, max_squares: int | None = None) -> Board | None:
+def _board(key: str, value, msgs: list[str], *, max_squares: int | None = None) -> Board | None:
+    """The knight board ``value`` of ``key``, within the sides every stage accepts
+    (:data:`knight.core.board.MIN_SIDE`) and ``max_squares``; None after a message."""
     try:
         board = parse_board(value)
     except ValueError as exc:
         msgs.append(f"config key {key}: {value!r}: {exc}")
         return None
-    if board.rows < min_side or board.cols < min_side:
-        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {min_side}")
+    if min(board.rows, board.cols) < MIN_SIDE:
+        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {MIN_SIDE}")
         return None
     if max_squares is not None and board.size > max_squares:
         msgs.append(
@@ -146,7 +149,7 @@ def sweep_errors(sweep: dict) -> list[str]:
         items = [(f"sweep.boards[{i}]", v) for i, v in enumerate(spec)]
     boards = []
     for key, v in items:
-        b = _board(key, v, msgs, min_side=3, max_squares=MAX_SWEEP_SQUARES)
+        b = _board(key, v, msgs, max_squares=MAX_SWEEP_SQUARES)
         if b is None and isinstance(spec, dict):
             break  # a range's boards grow: the first bad one says it
         boards.append(b)
@@ -171,15 +174,16 @@ def sweep_errors(sweep: dict) -> list[str]:
 
 def dask_errors(dask: dict) -> list[str]:
     """The ``dask`` section: worker count; at most one of scheduler and scheduler_file."""
+    from knight.runtime.cluster import check_scheduler_choice
+
     msgs = []
     workers = dask.get("workers", "auto")
     if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
         msgs.append(f'config key dask.workers: {workers!r}: must be "auto" or an integer of at least 1')
-    if dask.get("scheduler") and dask.get("scheduler_file"):
-        msgs.append(
-            f"config key dask.scheduler_file: {dask['scheduler_file']!r}: give dask.scheduler "
-            "or dask.scheduler_file, not both"
-        )
+    try:
+        check_scheduler_choice(dask.get("scheduler"), dask.get("scheduler_file"))
+    except ValueError as exc:
+        msgs.append(f"config key dask.scheduler_file: {dask['scheduler_file']!r}: {exc}")
     return msgs
 
 
@@ -214,8 +218,11 @@ def exact_errors(exact: dict) -> list[str]:
     from knight.exact.construct import choose_method
 
     msgs: list[str] = []
-    for i, item in enumerate(exact.get("backtrack", {}).get("boards", [])):
+    backtrack = exact.get("backtrack", {})
+    for i, item in enumerate(backtrack.get("boards", [])):
         _board(f"exact.backtrack.boards[{i}].board", item["board"], msgs)
+    if "order" in backtrack:
+        _order("exact.backtrack.order", backtrack["order"], msgs)
     construct = exact.get("construct", {})
     for name in ("boards", "tours"):
         for i, value in enumerate(construct.get(name, [])):
@@ -237,7 +244,7 @@ def figures_errors(figures: dict) -> list[str]:
         items.append(("figures.images_of_order", figures["images_of_order"]))
     for key, item in items:
         _order(f"{key}.order", item["order"], msgs)
-        board = _board(f"{key}.board", item["board"], msgs, min_side=3)
+        board = _board(f"{key}.board", item["board"], msgs)
         if board is not None and "start" in item:
             r, c = item["start"]
             if not (1 <= r <= board.rows and 1 <= c <= board.cols):
@@ -249,10 +256,25 @@ def figures_errors(figures: dict) -> list[str]:
 
 
 def rules_errors(rules: dict) -> list[str]:
-    """The ``rules`` section: study names unique, boards and starts valid for each rule."""
-    from knight.core.tiebreak import ORDER_RULES
+    """The ``rules`` section: each rule's settings and each study are built as the library
+    builds them (:class:`knight.rules.studies.RuleSpec`, :class:`~knight.rules.studies.Study`),
+    which hold every constraint; their errors become config lines. Board limits, list
+    indices and study names are the config's own."""
+    from knight.core.checks import SettingError
+    from knight.rules.studies import RuleSpec, Study
 
     msgs: list[str] = []
+    for rule, settings in rules.get("settings", {}).items():
+        if isinstance(settings, dict) and "order" in settings:
+            _order(f"rules.settings.{rule}.order", settings["order"], msgs)
+            if msgs:
+                continue
+        try:
+            RuleSpec.from_settings(rule, {rule: settings})
+        except SettingError as exc:
+            msgs.append(f"config key rules.settings.{rule}.{exc.key}: {exc.message}")
+    if msgs:
+        return msgs  # every study would repeat them
     names: set[str] = set()
     for i, study in enumerate(rules.get("studies", [])):
         key = f"rules.studies[{i}]"
@@ -264,33 +286,21 @@ def rules_errors(rules: dict) -> list[str]:
         except ValueError as exc:
             msgs.append(f"config key {key}.boards: {study['boards']!r}: {exc}")
             continue
-        ok = []
+        before = len(msgs)
         for j, board in enumerate(boards):
             where = f"{key}.boards" + ("" if isinstance(study["boards"], dict) else f"[{j}]")
-            b = _board(where, board.name, msgs, min_side=3, max_squares=MAX_RULES_SQUARES)
-            if b is not None:
-                ok.append(b)
-        if "squirrel-cull" in study["rules"]:
-            for board in ok:
-                if not board.square or board.rows < 5:
-                    msgs.append(
-                        f"config key {key}.boards: {board.name}: squirrel-cull needs a square board of side 5 or more"
-                    )
-                    break
-            if study.get("starts", "corner") != "corner":
-                msgs.append(
-                    f"config key {key}.starts: {study['starts']!r}: squirrel-cull starts from "
-                    "(1, 1) only: use starts: corner"
-                )
+            _board(where, board.name, msgs, max_squares=MAX_RULES_SQUARES)
         if isinstance(study.get("starts"), list):
-            _starts_on(f"{key}.starts", study["starts"], ok, msgs)
-        if study.get("orders", "default") != "default":
-            other = [r for r in study["rules"] if r not in ORDER_RULES]
-            if other:
-                msgs.append(
-                    f"config key {key}.orders: {study['orders']!r}: only {', '.join(ORDER_RULES)} "
-                    f"take tie orders, not {', '.join(other)}"
-                )
+            _starts_on(f"{key}.starts", study["starts"], boards, msgs)
+        if isinstance(study.get("orders"), list):
+            for j, order in enumerate(study["orders"]):
+                _order(f"{key}.orders[{j}]", order, msgs)
+        if len(msgs) > before:
+            continue  # the study cannot be built from values already named
+        try:
+            Study.from_config(study, rules)
+        except SettingError as exc:
+            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
     return msgs
 
 
@@ -318,6 +328,79 @@ def canonical(config: dict) -> dict:
             study["starts"] = [list(p) for p in sorted({tuple(p) for p in study["starts"]})]
         study["rules"] = list(dict.fromkeys(study["rules"]))
     return config
+
+
+#: The default config of the checkout this package runs from (read by the Snakefile's
+#: ``configfile:`` directive); absent from an installed package.
+CHECKOUT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "config.yaml"
+
+
+def default_config_file(folder: str | Path = ".") -> Path | None:
+    """The workflow's default config as ``snakemake`` run in ``folder`` reads it: the
+    project's ``config/config.yaml`` there, else the checkout's; None when neither exists."""
+    for path in (Path(folder) / "config" / "config.yaml", CHECKOUT_CONFIG):
+        if path.is_file():
+            return path
+    return None
+
+
+def read_config_file(path: str | Path) -> dict:
+    """The mapping of keys in a YAML (or JSON) config file.
+
+    Raises :class:`ConfigError` in one line naming the file, and for a syntax error its
+    line and column (Snakemake's own message names neither)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        hint = ""
+        if isinstance(exc, FileNotFoundError) and not Path(path).suffix:
+            hint = "; a target? write targets before --configfile, which takes every word after it as a file"
+        raise ConfigError(f"config file {path}: cannot be read ({exc.strerror or exc}){hint}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and start is not None:
+            problem += f" ({context} at line {start.line + 1}, column {start.column + 1})"
+        raise ConfigError(f"config file {path}{where}: not valid YAML: {problem}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path}: must hold keys at its top level (sweep:, queens:, ...), got {data!r}")
+    return data
+
+
+def check_config_file(path: str | Path) -> None:
+    """For the Snakefile, before its ``configfile:`` directive reads ``path``: a file that
+    is not valid YAML stops the workflow in one line naming its file and line."""
+    from snakemake.exceptions import WorkflowError
+
+    try:
+        read_config_file(path)
+    except ConfigError as exc:
+        raise WorkflowError(str(exc)) from None
+
+
+def merge(base: dict, override: dict) -> dict:
+    """``base`` updated by ``override`` as Snakemake merges config files: mappings key by
+    key, every other value (lists included) replaced."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_files(paths=(), *, default: str | Path | None = None) -> dict:
+    """The checked config (:func:`load`) of the ``default`` config file (if any) then each
+    of ``paths`` merged in order, as ``snakemake --configfile PATH ...`` reads them."""
+    config: dict = {}
+    for path in ([Path(default)] if default is not None else []) + [Path(p) for p in paths]:
+        config = merge(config, read_config_file(path))
+    return load(config)
 
 
 def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:

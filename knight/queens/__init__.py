@@ -8,16 +8,22 @@ search and their store on disk), :mod:`parallel` (task split, Dask), :mod:`searc
 (public entry points), :mod:`study` (speed-up study), :mod:`tables` (solutions as
 tables), :mod:`published` (published counts).
 
-The entry points are imported lazily, so ``knight.queens.checks`` stays light (the
+The entry points are :func:`dominate` and :func:`place` (a :class:`SearchResult`;
+``keep=True`` keeps every set, :func:`knight.queens.tables.solutions_frame` shows them as
+a table). Names are imported on first use, so ``knight.queens.checks`` stays light (the
 Snakemake rules import it at parse time).
 """
 
-__all__ = ["SearchResult", "dominate", "dominate_all", "dominate_serial", "place", "place_serial"]
+from knight._lazy import attach
 
-
-def __getattr__(name):
-    if name in __all__:
-        from knight.queens import search
-
-        return getattr(search, name)
-    raise AttributeError(f"module 'knight.queens' has no attribute {name!r}")
+#: Public names and the module each comes from (imported on first use).
+_EXPORTS = {
+    "SearchResult": "knight.queens.search",
+    "dominate": "knight.queens.search",
+    "dominate_all": "knight.queens.search",
+    "dominate_serial": "knight.queens.search",
+    "place": "knight.queens.search",
+    "place_serial": "knight.queens.search",
+}
+__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__all__ = [*_EXPORTS, "tables"]

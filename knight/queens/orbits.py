@@ -34,6 +34,7 @@ Nodes ``(chosen squares, forbidden bitboard)`` split the search into units:
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -103,51 +104,131 @@ def corner_cover(n: int) -> np.ndarray:
     return out
 
 
+#: What :func:`_expand` finds at a node, and so what the search does there next.
+#: Cut: no dominating set lies below the node.
+DEAD = 0
+#: Branch: ``candidates[d]`` holds the queens to try, one child each.
+BRANCH = 1
+#: One queen left: ``candidates[d]`` holds the queens that cover every uncovered square.
+LAST_QUEEN = 2
+#: ``k`` queens placed and nothing uncovered: the chosen queens are a dominating set.
+COMPLETE = 3
+#: Two queens left: ``candidates[d]`` holds the first queens to try; each is paired directly.
+TWO_LEFT = 4
+
+#: Indices of :attr:`Found.counts`.
+SOLUTIONS, CLASSES, NODES, LISTED = range(4)
+
+
+class Tables(NamedTuple):
+    """The per-board tables of the search (:func:`tables`), ``W`` words a bitboard."""
+
+    cover: np.ndarray  # uint64[n*n, W]: squares a queen on each square covers
+    full: np.ndarray  # uint64[W]: every square of the board
+    lines: np.ndarray  # int32[n*n, 4]: line ids of each square (line_table)
+    images: np.ndarray  # int32[8, n*n]: image of each square under each symmetry
+    corner: np.ndarray  # bool[n*n]: the square covers square 0
+    orbit: np.ndarray  # uint64[n*n, W]: bitboard of each square's orbit
+
+
+class Levels(NamedTuple):
+    """The search's state at each depth ``d`` (queens placed), row or element ``d`` of each
+    array of ``k + 1``; depth ``d + 1`` is depth ``d`` less what its queen covers."""
+
+    uncovered: np.ndarray  # uint64[k+1, W]: squares no chosen queen covers
+    allowed: np.ndarray  # uint64[k+1, W]: squares a queen may still take
+    candidates: np.ndarray  # uint64[k+1, W]: queens still to try at this depth
+    line_uncovered: np.ndarray  # int32[k+1, L]: uncovered squares on each line
+    line_allowed: np.ndarray  # int32[k+1, L]: allowed squares on each line
+    n_uncovered: np.ndarray  # int64[k+1]: uncovered squares
+    need: np.ndarray  # int64[k+1]: least gain a child's queen must have (CHILD_CUT)
+    top_queens: np.ndarray  # int64[k+1, TOP_KEPT]: the best allowed queens (CHILD_OVERLAP), -1 none
+    top_gains: np.ndarray  # int64[k+1, TOP_KEPT]: their gains, decreasing
+    largest: np.ndarray  # int64[k+1]: scratch, the largest values of a scan (keep_largest)
+
+
+class Found(NamedTuple):
+    """What a search has found: ``counts`` (int64[4], indexed by SOLUTIONS, CLASSES, NODES
+    visited and nodes LISTED); ``kept`` (int32[., k + 1]), each kept class's sorted squares
+    then its orbit size; ``listed`` (uint64[., stop + W]), each listed node's chosen
+    squares then its forbidden bitboard. Rows past the counts are room to grow (:func:`_grow`)."""
+
+    counts: np.ndarray
+    kept: np.ndarray
+    listed: np.ndarray
+
+
+class Buffers(NamedTuple):
+    """The search's working arrays besides its :class:`Levels`: ``chosen`` (int32[k], the
+    queen placed at each depth), ``sorted_set`` and ``image_set`` (int32[k], for
+    :func:`classify`) and ``partners`` (int64[n*n], the second queens of :func:`_partners`)."""
+
+    chosen: np.ndarray
+    sorted_set: np.ndarray
+    image_set: np.ndarray
+    partners: np.ndarray
+
+
+# Speed (benchmarks/bench_baselines.py against the kernel before these tuples): a call
+# copies every array of a tuple argument and, in numba, may count references to each, so
+# the helpers called once or more per node that take Levels are inlined (inline="always"),
+# and the loop of _finish binds the arrays it uses once and passes them one by one.
+
+
 @njit(nogil=True, cache=True)
 def _has(b, s):
     return (b[s >> 6] >> np.uint64(s & 63)) & _ONE
 
 
 @njit(nogil=True, cache=True)
-def _drop(d, s, allowed, ca, lines):
+def _drop(d, s, allowed, line_allowed, lines):
     """Forbid square ``s`` at depth ``d`` (it must be allowed there)."""
     allowed[d, s >> 6] ^= _ONE << np.uint64(s & 63)
     for j in range(4):
-        ca[d, lines[s, j]] -= 1
+        line_allowed[d, lines[s, j]] -= 1
 
 
 @njit(nogil=True, cache=True)
-def _gain(d, q, cu, unc, lines):
+def _gain(d, q, line_uncovered, uncovered, lines):
     """Uncovered squares (at depth ``d``) that a queen on ``q`` would cover."""
-    g = cu[d, lines[q, 0]] + cu[d, lines[q, 1]] + cu[d, lines[q, 2]] + cu[d, lines[q, 3]]
-    if _has(unc[d], q):
+    g = (
+        line_uncovered[d, lines[q, 0]]
+        + line_uncovered[d, lines[q, 1]]
+        + line_uncovered[d, lines[q, 2]]
+        + line_uncovered[d, lines[q, 3]]
+    )
+    if _has(uncovered[d], q):
         g -= 3
     return g
 
 
-@njit(nogil=True, cache=True)
-def _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best):
+@njit(nogil=True, cache=True, inline="always")
+def _child_fails(d, q, g, k, cover, lv):
     """CHILD_OVERLAP: True when the ``r - 1`` queens after ``q`` (gain ``g``) cannot cover
     what ``q`` leaves: the node's kept best queens lose their overlap with ``q``, the
     others gain at most the smallest kept gain."""
-    W = unc.shape[1]
+    uncovered = lv.uncovered
+    top_queens = lv.top_queens
+    top_gains = lv.top_gains
+    best = lv.largest
+    W = uncovered.shape[1]
     rr = k - d - 1
-    T = tq.shape[1]
+    T = top_queens.shape[1]
     for i in range(rr):
-        best[i] = tg[d, T - 1]
+        best[i] = top_gains[d, T - 1]
     for i in range(T):
-        x = tq[d, i]
-        if x < 0 or x == q or not _has(allowed[d], x):
+        x = top_queens[d, i]
+        if x < 0 or x == q or not _has(lv.allowed[d], x):
             continue
         lost = 0
         for w in range(W):
-            lost += popcount(cover[x, w] & cover[q, w] & unc[d, w])
-        gx = tg[d, i] - np.int64(lost)
+            lost += popcount(cover[x, w] & cover[q, w] & uncovered[d, w])
+        gx = top_gains[d, i] - np.int64(lost)
         keep_largest(best, rr, gx)
     tot = 0
     for i in range(rr):
         tot += best[i]
-    return tot < n_unc[d] - g
+    return tot < lv.n_uncovered[d] - g
 
 
 @njit(nogil=True, cache=True)
@@ -190,372 +271,450 @@ def classify(chosen, k, images, corner, scratch, work):
 
 
 @njit(nogil=True, cache=True)
-def _record(chosen, k, images, corner, scratch, work, sym, keep, reps, orbits, n_cls):
-    """Account for the set ``chosen[:k]``: ``(solutions added, classes added, reps, orbits)``."""
-    rep, size = classify(chosen, k, images, corner, scratch, work)
-    ds = 1
+def _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set):
+    """Count the dominating set ``chosen[:k]`` in ``counts`` and, with ``keep``, keep it in
+    ``kept`` when it is its class's representative; return ``kept`` (grown if needed).
+    ``sorted_set`` and ``image_set`` are :func:`classify`'s buffers."""
+    rep, size = classify(chosen, k, images, corner, sorted_set, image_set)
     if sym:
-        ds = size if rep else 0
-    if rep and keep:
-        reps = _grow(reps, n_cls)
-        orbits = _grow(orbits, n_cls)
-        reps[n_cls, :] = scratch
-        orbits[n_cls, 0] = size
-    return ds, 1 if rep else 0, reps, orbits
+        counts[SOLUTIONS] += size if rep else 0
+    else:
+        counts[SOLUTIONS] += 1
+    if rep:
+        if keep:
+            kept = _grow(kept, counts[CLASSES] + 1)
+            kept[counts[CLASSES], :k] = sorted_set
+            kept[counts[CLASSES], k] = size
+        counts[CLASSES] += 1
+    return kept
 
 
 @njit(nogil=True, cache=True)
-def _grow(out, m):
-    if m < out.shape[0]:
+def _grow(out, rows):
+    """``out``, or a copy of it with at least ``rows`` rows (and at least twice as many)."""
+    if rows <= out.shape[0]:
         return out
-    bigger = np.empty((2 * out.shape[0] + 16, out.shape[1]), dtype=out.dtype)
+    bigger = np.empty((max(rows, 2 * out.shape[0] + 16), out.shape[1]), dtype=out.dtype)
     bigger[: out.shape[0]] = out
     return bigger
 
 
-@njit(nogil=True, cache=True)
-def _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq, tg, opts):
-    """Prepare depth ``d``; set ``cand[d]``. Returns 0 dead, 1 branch, 2 last queen, 3 done,
-    4 two queens left.
-
-    1 and 4: ``cand[d]`` holds the queens to try. 2: one queen left; ``cand[d]`` holds
-    the queens that cover every uncovered square. 3: ``k`` queens and nothing uncovered.
-    """
-    W = unc.shape[1]
-    r = k - d
-    nu = n_unc[d]
-    need[d] = -(1 << 30)
-    if nu == 0:
-        if r == 0:
-            return 3
-        avail = 0
+@njit(nogil=True, cache=True, inline="always")
+def _branch_square(d, lines, lv, opts):
+    """The uncovered square to branch on at depth ``d`` (some must be uncovered): square 0
+    at the root, else (FEWEST) the one with the fewest allowed queens covering it, or -1
+    when one has none (the node is dead)."""
+    uncovered = lv.uncovered
+    W = uncovered.shape[1]
+    if (d == 0 and _has(uncovered[0], 0)) or (opts & FEWEST) == 0:
         for w in range(W):
-            cand[d, w] = allowed[d, w]
-            avail += popcount(allowed[d, w])
-        return 1 if avail >= r else 0
-    if r == 0:
-        return 0
-    # Branching square: square 0 at the root, else the fewest allowed queens covering it.
+            if uncovered[d, w] != _ZERO:
+                return 64 * w + np.int64(lowbit_index(uncovered[d, w]))
     u = -1
-    if (d == 0 and _has(unc[0], 0)) or (opts & FEWEST) == 0:
-        for w in range(W):
-            if unc[d, w] != _ZERO:
-                u = 64 * w + np.int64(lowbit_index(unc[d, w]))
-                break
-    else:
-        best = 1 << 30
-        for w in range(W):
-            x = unc[d, w]
-            while x != _ZERO:
-                s = 64 * w + np.int64(lowbit_index(x))
-                x &= x - _ONE
-                c = ca[d, lines[s, 0]] + ca[d, lines[s, 1]] + ca[d, lines[s, 2]] + ca[d, lines[s, 3]]
-                if _has(allowed[d], s):
-                    c -= 3
-                if c < best:
-                    best = c
-                    u = s
-                    if c == 0:
-                        return 0
-    if r == 1:
-        any_q = False
-        for w in range(W):
-            x = cover[u, w] & allowed[d, w]
-            keep = _ZERO
-            while x != _ZERO:
-                q = 64 * w + np.int64(lowbit_index(x))
-                b = x & (_ZERO - x)
-                x ^= b
-                if _gain(d, q, cu, unc, lines) == nu:
-                    keep |= b
-            cand[d, w] = keep
-            if keep != _ZERO:
-                any_q = True
-        return 2 if any_q else 0
-    if opts & BOUND_LINES:
-        # Line bound: r queens lie on at most r lines of each family; the r fullest
-        # rows, columns, diagonals and anti-diagonals must hold the nu squares.
-        n = (cu.shape[1] + 2) // 6
-        tot = 0
-        for fam in range(4):
-            lo = 0 if fam == 0 else (n if fam == 1 else (2 * n if fam == 2 else 4 * n - 1))
-            hi = n if fam == 0 else (2 * n if fam == 1 else (4 * n - 1 if fam == 2 else 6 * n - 2))
-            for i in range(r):
-                top[i] = 0
-            for j in range(lo, hi):
-                g = cu[d, j]
-                keep_largest(top, r, g)
-            for i in range(r):
-                tot += top[i]
-        if tot < nu:
-            return 0
-    # Bound: the r best allowed queens must be able to cover the nu uncovered squares.
-    if (r == 2 and (opts & BOUND_TWO) == 0) or (r > 2 and (opts & BOUND_MORE) == 0):
-        for w in range(W):
-            cand[d, w] = cover[u, w] & allowed[d, w]
-        return 4 if r == 2 else 1
+    best = 1 << 30
+    line_allowed = lv.line_allowed
+    for w in range(W):
+        x = uncovered[d, w]
+        while x != _ZERO:
+            s = 64 * w + np.int64(lowbit_index(x))
+            x &= x - _ONE
+            c = (
+                line_allowed[d, lines[s, 0]]
+                + line_allowed[d, lines[s, 1]]
+                + line_allowed[d, lines[s, 2]]
+                + line_allowed[d, lines[s, 3]]
+            )
+            if _has(lv.allowed[d], s):
+                c -= 3
+            if c < best:
+                best = c
+                u = s
+                if c == 0:
+                    return -1
+    return u
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _last_queens(d, u, cover, lines, lv):
+    """One queen left at depth ``d``: ``candidates[d]`` = the allowed queens covering all
+    the uncovered squares (all lie on the lines of square ``u``); LAST_QUEEN, or DEAD."""
+    W = lv.uncovered.shape[1]
+    nu = lv.n_uncovered[d]
+    any_q = False
+    for w in range(W):
+        x = cover[u, w] & lv.allowed[d, w]
+        keep = _ZERO
+        while x != _ZERO:
+            q = 64 * w + np.int64(lowbit_index(x))
+            b = x & (_ZERO - x)
+            x ^= b
+            if _gain(d, q, lv.line_uncovered, lv.uncovered, lines) == nu:
+                keep |= b
+        lv.candidates[d, w] = keep
+        if keep != _ZERO:
+            any_q = True
+    return LAST_QUEEN if any_q else DEAD
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _lines_hold(d, r, lv):
+    """BOUND_LINES: ``r`` queens lie on at most ``r`` lines of each family, so the ``r``
+    fullest rows, columns, diagonals and anti-diagonals must hold the uncovered squares."""
+    line_uncovered = lv.line_uncovered
+    top = lv.largest
+    n = (line_uncovered.shape[1] + 2) // 6
+    tot = 0
+    for fam in range(4):
+        lo = 0 if fam == 0 else (n if fam == 1 else (2 * n if fam == 2 else 4 * n - 1))
+        hi = n if fam == 0 else (2 * n if fam == 1 else (4 * n - 1 if fam == 2 else 6 * n - 2))
+        for i in range(r):
+            top[i] = 0
+        for j in range(lo, hi):
+            keep_largest(top, r, line_uncovered[d, j])
+        for i in range(r):
+            tot += top[i]
+    return tot >= lv.n_uncovered[d]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _best_gains(d, r, lines, lv, opts):
+    """The sum of the ``r`` largest gains of the allowed queens at depth ``d``; with
+    CHILD_OVERLAP (and ``r > 2``) also keeps the TOP_KEPT best queens and their gains."""
+    uncovered = lv.uncovered
+    top = lv.largest
+    top_queens = lv.top_queens
+    top_gains = lv.top_gains
+    W = uncovered.shape[1]
     for i in range(r):
         top[i] = 0
-    T = tq.shape[1] if (r > 2 and (opts & CHILD_OVERLAP)) else 0
+    T = top_queens.shape[1] if (r > 2 and (opts & CHILD_OVERLAP)) else 0
     for i in range(T):
-        tq[d, i] = -1
-        tg[d, i] = 0
+        top_queens[d, i] = -1
+        top_gains[d, i] = 0
     for w in range(W):
-        x = allowed[d, w]
+        x = lv.allowed[d, w]
         while x != _ZERO:
             q = 64 * w + np.int64(lowbit_index(x))
             x &= x - _ONE
-            g = _gain(d, q, cu, unc, lines)
+            g = _gain(d, q, lv.line_uncovered, uncovered, lines)
             keep_largest(top, r, g)
-            if T > 0 and g > tg[d, T - 1]:
+            if T > 0 and g > top_gains[d, T - 1]:
                 i = T - 1
-                while i > 0 and tg[d, i - 1] < g:
-                    tg[d, i] = tg[d, i - 1]
-                    tq[d, i] = tq[d, i - 1]
+                while i > 0 and top_gains[d, i - 1] < g:
+                    top_gains[d, i] = top_gains[d, i - 1]
+                    top_queens[d, i] = top_queens[d, i - 1]
                     i -= 1
-                tg[d, i] = g
-                tq[d, i] = q
+                top_gains[d, i] = g
+                top_queens[d, i] = q
     s = 0
     for i in range(r):
         s += top[i]
-    if s < nu:
-        return 0
-    # A child's queen must leave no more than its r - 1 successors can cover.
-    need[d] = nu - (s - top[r - 1])
-    for w in range(W):
-        cand[d, w] = cover[u, w] & allowed[d, w]
-    return 4 if r == 2 else 1
+    return s
 
 
 @njit(nogil=True, cache=True)
-def _descend(d, q, cover, lines, unc, allowed, cu, ca, n_unc):
+def _expand(d, k, cover, lines, lv, opts):
+    """Prepare depth ``d``: set ``candidates[d]`` and ``need[d]``; return the node's state
+    (DEAD, BRANCH, LAST_QUEEN, COMPLETE or TWO_LEFT)."""
+    W = lv.uncovered.shape[1]
+    r = k - d  # queens left to place
+    nu = lv.n_uncovered[d]
+    lv.need[d] = -(1 << 30)
+    if nu == 0:
+        if r == 0:
+            return COMPLETE
+        avail = 0
+        for w in range(W):
+            lv.candidates[d, w] = lv.allowed[d, w]
+            avail += popcount(lv.allowed[d, w])
+        return BRANCH if avail >= r else DEAD
+    if r == 0:
+        return DEAD
+    u = _branch_square(d, lines, lv, opts)
+    if u < 0:
+        return DEAD
+    if r == 1:
+        return _last_queens(d, u, cover, lines, lv)
+    if (opts & BOUND_LINES) and not _lines_hold(d, r, lv):
+        return DEAD
+    # Bound: the r best allowed queens must be able to cover the nu uncovered squares.
+    if (r == 2 and (opts & BOUND_TWO)) or (r > 2 and (opts & BOUND_MORE)):
+        s = _best_gains(d, r, lines, lv, opts)
+        if s < nu:
+            return DEAD
+        # A child's queen must leave no more than its r - 1 successors can cover.
+        lv.need[d] = nu - (s - lv.largest[r - 1])
+    for w in range(W):
+        lv.candidates[d, w] = cover[u, w] & lv.allowed[d, w]
+    return TWO_LEFT if r == 2 else BRANCH
+
+
+@njit(nogil=True, cache=True)
+def _descend(d, q, cover, lines, uncovered, allowed, line_uncovered, line_allowed, n_uncovered):
     """Depth ``d + 1`` after queen ``q``: inherits depth ``d`` less what ``q`` covers."""
-    W = unc.shape[1]
-    L = cu.shape[1]
+    W = uncovered.shape[1]
+    L = line_uncovered.shape[1]
     for j in range(L):
-        cu[d + 1, j] = cu[d, j]
-        ca[d + 1, j] = ca[d, j]
+        line_uncovered[d + 1, j] = line_uncovered[d, j]
+        line_allowed[d + 1, j] = line_allowed[d, j]
     gone = 0
     for w in range(W):
         allowed[d + 1, w] = allowed[d, w]
-        x = unc[d, w] & cover[q, w]
-        unc[d + 1, w] = unc[d, w] ^ x
+        x = uncovered[d, w] & cover[q, w]
+        uncovered[d + 1, w] = uncovered[d, w] ^ x
         while x != _ZERO:
             s = 64 * w + np.int64(lowbit_index(x))
             x &= x - _ONE
             gone += 1
             for j in range(4):
-                cu[d + 1, lines[s, j]] -= 1
-    n_unc[d + 1] = n_unc[d] - gone
+                line_uncovered[d + 1, lines[s, j]] -= 1
+    n_uncovered[d + 1] = n_uncovered[d] - gone
 
 
 @njit(nogil=True, cache=True)
-def run(cover, full, lines, images, corner, orbit, k, sym, node_chosen, node_forb, stop, keep, opts):
+def _start(tab, lv, node_chosen, forbidden, chosen):
+    """Depth ``D = len(node_chosen)`` from scratch: the node of the queens ``node_chosen``
+    (int32[D], copied into ``chosen``) whose subtree may not use the squares of the
+    bitboard ``forbidden``."""
+    lines = tab.lines
+    D = node_chosen.shape[0]
+    for j in range(lv.line_uncovered.shape[1]):
+        lv.line_uncovered[D, j] = 0
+        lv.line_allowed[D, j] = 0
+    nu = 0
+    for w in range(tab.full.shape[0]):
+        c = _ZERO
+        for i in range(D):
+            c |= tab.cover[node_chosen[i], w]
+        lv.uncovered[D, w] = tab.full[w] & ~c
+        lv.allowed[D, w] = tab.full[w] & ~forbidden[w]
+        x = lv.uncovered[D, w]
+        while x != _ZERO:
+            s = 64 * w + np.int64(lowbit_index(x))
+            x &= x - _ONE
+            nu += 1
+            for j in range(4):
+                lv.line_uncovered[D, lines[s, j]] += 1
+        x = lv.allowed[D, w]
+        while x != _ZERO:
+            s = 64 * w + np.int64(lowbit_index(x))
+            x &= x - _ONE
+            for j in range(4):
+                lv.line_allowed[D, lines[s, j]] += 1
+    lv.n_uncovered[D] = nu
+    for i in range(D):
+        chosen[i] = node_chosen[i]
+
+
+@njit(nogil=True, cache=True)
+def _partners(d, q, cover, uncovered, allowed, partners):
+    """Two queens left at depth ``d``, the first on ``q``: the allowed second queens that
+    cover every square ``q`` leaves uncovered, into ``partners``; returns their number."""
+    W = uncovered.shape[1]
+    # The second queen covers the squares ``q`` leaves: it lies on the lines of the first
+    # of them (a) and of the first off a's lines (b).
+    a = -1
+    for w in range(W):
+        rest = uncovered[d, w] & ~cover[q, w]
+        if rest != _ZERO:
+            a = 64 * w + np.int64(lowbit_index(rest))
+            break
+    b = -1
+    if a >= 0:
+        for w in range(W):
+            rest = uncovered[d, w] & ~cover[q, w] & ~cover[a, w]
+            if rest != _ZERO:
+                b = 64 * w + np.int64(lowbit_index(rest))
+                break
+    m = 0
+    for w in range(W):
+        x = allowed[d, w]
+        if a >= 0:
+            x &= cover[a, w]
+        if b >= 0:
+            x &= cover[b, w]
+        while x != _ZERO:
+            q2 = 64 * w + np.int64(lowbit_index(x))
+            x &= x - _ONE
+            ok = True
+            if a >= 0:
+                for v in range(W):
+                    if uncovered[d, v] & ~cover[q, v] & ~cover[q2, v] != _ZERO:
+                        ok = False
+                        break
+            if ok:
+                partners[m] = q2
+                m += 1
+    return m
+
+
+@njit(nogil=True, cache=True)
+def _list_node(d, k, tab, lv, chosen, opts, counts, listed):
+    """List the node at depth ``d`` (the ``stop`` depth) in ``listed`` unless it is dead;
+    return ``listed`` (grown if needed)."""
+    if _expand(d, k, tab.cover, tab.lines, lv, opts) == DEAD:
+        return listed
+    n = counts[LISTED]
+    listed = _grow(listed, n + 1)
+    for i in range(d):
+        listed[n, i] = chosen[i]
+    for w in range(tab.full.shape[0]):
+        listed[n, d + w] = tab.full[w] & ~lv.allowed[d, w]
+    counts[LISTED] += 1
+    return listed
+
+
+@njit(nogil=True, cache=True)
+def _forbid_images(tab, lv, q):
+    """At the root: forbid every image of queen ``q`` (just tried) in its later siblings."""
+    for w in range(tab.full.shape[0]):
+        x = lv.allowed[0, w] & tab.orbit[q, w]
+        while x != _ZERO:
+            s = 64 * w + np.int64(lowbit_index(x))
+            x &= x - _ONE
+            _drop(0, s, lv.allowed, lv.line_allowed, tab.lines)
+        lv.candidates[0, w] &= ~tab.orbit[q, w]
+
+
+@njit(nogil=True, cache=True)
+def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
+    """Search the node loaded at depth ``D`` (:func:`_start`) depth first; with ``stop``,
+    list its live descendants at depth ``stop`` instead of searching them. Returns
+    ``found``, its arrays grown if needed."""
+    cover, lines, images, corner = tab.cover, tab.lines, tab.images, tab.corner
+    uncovered, allowed, candidates, line_uncovered, line_allowed, n_uncovered, need = lv[:7]
+    chosen, sorted_set, image_set, partners = buf
+    counts, kept, listed = found
+    d = D
+    last_root = -1
+    counts[NODES] += 1
+    state = _expand(d, k, cover, lines, lv, opts)
+    if state == DEAD:
+        return found
+    while True:
+        if state != BRANCH:
+            # A leaf: record the sets it completes. COMPLETE: the chosen queens; LAST_QUEEN:
+            # with each candidate; TWO_LEFT: with each candidate and each of its partners.
+            if state == COMPLETE:
+                kept = _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set)
+            while state != COMPLETE:
+                q = pop_lowest(candidates, d)
+                if q < 0:
+                    break
+                if state == LAST_QUEEN:
+                    chosen[d] = q
+                    kept = _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set)
+                    continue
+                allowed[d, q >> 6] ^= _ONE << np.uint64(q & 63)
+                if (opts & CHILD_CUT) and _gain(d, q, line_uncovered, uncovered, lines) < need[d]:
+                    continue
+                chosen[d] = q
+                for i in range(_partners(d, q, cover, uncovered, allowed, partners)):
+                    chosen[d + 1] = partners[i]
+                    kept = _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set)
+            if state == TWO_LEFT:
+                counts[NODES] += 1
+            if d == D:
+                break
+            d -= 1
+            state = BRANCH
+            continue
+        # BRANCH: the next candidate becomes the queen at depth d, unless a cut skips it.
+        if sym and d == 0 and last_root >= 0:
+            _forbid_images(tab, lv, last_root)
+        q = pop_lowest(candidates, d)
+        if q < 0:
+            if d == D:
+                break
+            d -= 1
+            continue
+        if d == 0:
+            last_root = q
+        _drop(d, q, allowed, line_allowed, lines)
+        if opts & CHILD_CUT:
+            g = _gain(d, q, line_uncovered, uncovered, lines)
+            if g < need[d]:
+                continue
+            if (
+                (opts & CHILD_OVERLAP)
+                and (opts & BOUND_MORE)
+                and k - d > 2
+                and n_uncovered[d] > 0
+                and _child_fails(d, q, g, k, cover, lv)
+            ):
+                continue
+        chosen[d] = q
+        _descend(d, q, cover, lines, uncovered, allowed, line_uncovered, line_allowed, n_uncovered)
+        counts[NODES] += 1
+        if d + 1 == stop:
+            listed = _list_node(d + 1, k, tab, lv, chosen, opts, counts, listed)
+            continue
+        d += 1
+        state = _expand(d, k, cover, lines, lv, opts)
+        if state == DEAD:
+            d -= 1
+            state = BRANCH
+    return Found(counts, kept, listed)
+
+
+@njit(nogil=True, cache=True)
+def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
     """Finish the nodes, or (``stop`` > 0) list the live nodes at depth ``stop``.
 
-    ``node_chosen``: int32[m, D] squares already chosen; ``node_forb``: uint64[m, W]
-    squares not to choose below the node. Returns ``(solutions, classes, nodes, reps,
-    orbits, next_chosen, next_forb)``: ``reps`` int32[classes, k] (sorted squares) and
-    ``orbits`` int32[classes] when ``keep``; ``next_*`` the nodes at depth ``stop``.
-    With ``sym``, solutions are orbit sizes summed over representatives.
+    ``tab``: :func:`tables`; ``node_chosen``: int32[m, D] squares already chosen;
+    ``node_forb``: uint64[m, W] squares not to choose below the node. Returns
+    ``(solutions, classes, nodes, reps, orbits, next_chosen, next_forb)``: ``reps``
+    int32[classes, k] (sorted squares) and ``orbits`` int32[classes] when ``keep``;
+    ``next_*`` the nodes at depth ``stop``. With ``sym``, solutions are orbit sizes summed
+    over representatives.
     """
-    W = full.shape[0]
-    L = 1 + lines.max()
-    D = node_chosen.shape[1]
-    unc = np.zeros((k + 1, W), dtype=np.uint64)
-    allowed = np.zeros((k + 1, W), dtype=np.uint64)
-    cand = np.zeros((k + 1, W), dtype=np.uint64)
-    cu = np.zeros((k + 1, L), dtype=np.int32)
-    ca = np.zeros((k + 1, L), dtype=np.int32)
-    n_unc = np.zeros(k + 1, dtype=np.int64)
-    top = np.zeros(k + 1, dtype=np.int64)
-    need = np.zeros(k + 1, dtype=np.int64)
-    tq = np.zeros((k + 1, TOP_KEPT), dtype=np.int64)
-    tg = np.zeros((k + 1, TOP_KEPT), dtype=np.int64)
-    best = np.zeros(k + 1, dtype=np.int64)
-    chosen = np.zeros(k, dtype=np.int32)
-    scratch = np.zeros(k, dtype=np.int32)
-    work = np.zeros(k, dtype=np.int32)
-    reps = np.empty((16 if keep else 0, k), dtype=np.int32)
-    orbits = np.empty((16 if keep else 0, 1), dtype=np.int32)
+    W = tab.full.shape[0]
+    L = 1 + tab.lines.max()
+    lv = Levels(
+        np.zeros((k + 1, W), dtype=np.uint64),
+        np.zeros((k + 1, W), dtype=np.uint64),
+        np.zeros((k + 1, W), dtype=np.uint64),
+        np.zeros((k + 1, L), dtype=np.int32),
+        np.zeros((k + 1, L), dtype=np.int32),
+        np.zeros(k + 1, dtype=np.int64),
+        np.zeros(k + 1, dtype=np.int64),
+        np.zeros((k + 1, TOP_KEPT), dtype=np.int64),
+        np.zeros((k + 1, TOP_KEPT), dtype=np.int64),
+        np.zeros(k + 1, dtype=np.int64),
+    )
+    n_squares = tab.cover.shape[0]
+    buf = Buffers(np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(n_squares, np.int64))
     depth_out = stop if stop > 0 else 1
-    next_c = np.empty((64 if stop > 0 else 0, depth_out), dtype=np.int32)
-    next_f = np.empty((64 if stop > 0 else 0, W), dtype=np.uint64)
-    n_next = 0
-    n_sol = 0
-    n_cls = 0
-    visited = 0
+    found = Found(
+        np.zeros(4, dtype=np.int64),
+        np.empty((16 if keep else 0, k + 1), dtype=np.int32),
+        np.empty((64 if stop > 0 else 0, depth_out + W), dtype=np.uint64),
+    )
+    D = node_chosen.shape[1]
     for m in range(node_chosen.shape[0]):
-        # Node state at depth D, from scratch.
-        for j in range(L):
-            cu[D, j] = 0
-            ca[D, j] = 0
-        nu = 0
-        for w in range(W):
-            c = _ZERO
-            for i in range(D):
-                c |= cover[node_chosen[m, i], w]
-            unc[D, w] = full[w] & ~c
-            allowed[D, w] = full[w] & ~node_forb[m, w]
-            x = unc[D, w]
-            while x != _ZERO:
-                s = 64 * w + np.int64(lowbit_index(x))
-                x &= x - _ONE
-                nu += 1
-                for j in range(4):
-                    cu[D, lines[s, j]] += 1
-            x = allowed[D, w]
-            while x != _ZERO:
-                s = 64 * w + np.int64(lowbit_index(x))
-                x &= x - _ONE
-                for j in range(4):
-                    ca[D, lines[s, j]] += 1
-        n_unc[D] = nu
-        for i in range(D):
-            chosen[i] = node_chosen[m, i]
-        d = D
-        last_root = -1
-        visited += 1
-        state = _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq, tg, opts)
-        if state == 0:
-            continue
-        while True:
-            if state == 4:
-                # Two queens left: each candidate, then every queen covering the rest.
-                while True:
-                    q = pop_lowest(cand, d)
-                    if q < 0:
-                        break
-                    allowed[d, q >> 6] ^= _ONE << np.uint64(q & 63)
-                    if (opts & CHILD_CUT) and _gain(d, q, cu, unc, lines) < need[d]:
-                        continue
-                    chosen[d] = q
-                    # The second queen covers the squares ``q`` leaves: it lies on the
-                    # lines of the first of them (a) and of the first off a's lines (b).
-                    a = -1
-                    for w in range(W):
-                        rest = unc[d, w] & ~cover[q, w]
-                        if rest != _ZERO:
-                            a = 64 * w + np.int64(lowbit_index(rest))
-                            break
-                    b = -1
-                    if a >= 0:
-                        for w in range(W):
-                            rest = unc[d, w] & ~cover[q, w] & ~cover[a, w]
-                            if rest != _ZERO:
-                                b = 64 * w + np.int64(lowbit_index(rest))
-                                break
-                    u2 = a
-                    for w in range(W):
-                        x = allowed[d, w]
-                        if a >= 0:
-                            x &= cover[a, w]
-                        if b >= 0:
-                            x &= cover[b, w]
-                        while x != _ZERO:
-                            q2 = 64 * w + np.int64(lowbit_index(x))
-                            x &= x - _ONE
-                            ok = True
-                            if u2 >= 0:
-                                for v in range(W):
-                                    if unc[d, v] & ~cover[q, v] & ~cover[q2, v] != _ZERO:
-                                        ok = False
-                                        break
-                            if ok:
-                                chosen[d + 1] = q2
-                                ds, dc, reps, orbits = _record(
-                                    chosen, k, images, corner, scratch, work, sym, keep, reps, orbits, n_cls
-                                )
-                                n_sol += ds
-                                n_cls += dc
-                visited += 1
-                if d == D:
-                    break
-                d -= 1
-                state = 1
-                continue
-            if state == 3 or state == 2:
-                # Record: the finished set, or each last queen covering everything.
-                while True:
-                    if state == 2:
-                        q = pop_lowest(cand, d)
-                        if q < 0:
-                            break
-                        chosen[d] = q
-                    ds, dc, reps, orbits = _record(
-                        chosen, k, images, corner, scratch, work, sym, keep, reps, orbits, n_cls
-                    )
-                    n_sol += ds
-                    n_cls += dc
-                    if state == 3:
-                        break
-                if d == D:
-                    break
-                d -= 1
-                state = 1
-                continue
-            if sym and d == 0 and last_root >= 0:
-                # Later root siblings may not hold any image of the queen just tried.
-                for w in range(W):
-                    x = allowed[0, w] & orbit[last_root, w]
-                    while x != _ZERO:
-                        s = 64 * w + np.int64(lowbit_index(x))
-                        x &= x - _ONE
-                        _drop(0, s, allowed, ca, lines)
-                    cand[0, w] &= ~orbit[last_root, w]
-            q = pop_lowest(cand, d)
-            if q < 0:
-                if d == D:
-                    break
-                d -= 1
-                continue
-            if d == 0:
-                last_root = q
-            _drop(d, q, allowed, ca, lines)
-            if opts & CHILD_CUT:
-                g = _gain(d, q, cu, unc, lines)
-                if g < need[d]:
-                    continue
-                if (
-                    (opts & CHILD_OVERLAP)
-                    and (opts & BOUND_MORE)
-                    and k - d > 2
-                    and n_unc[d] > 0
-                    and _child_fails(d, q, g, k, cover, unc, allowed, n_unc, tq, tg, best)
-                ):
-                    continue
-            chosen[d] = q
-            _descend(d, q, cover, lines, unc, allowed, cu, ca, n_unc)
-            visited += 1
-            if d + 1 == stop:
-                nxt = _expand(d + 1, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq, tg, opts)
-                if nxt != 0:
-                    next_c = _grow(next_c, n_next)
-                    next_f = _grow(next_f, n_next)
-                    for i in range(stop):
-                        next_c[n_next, i] = chosen[i]
-                    for w in range(W):
-                        next_f[n_next, w] = full[w] & ~allowed[d + 1, w]
-                    n_next += 1
-                state = 1
-                continue
-            d += 1
-            state = _expand(d, k, cover, lines, unc, allowed, cu, ca, n_unc, cand, top, need, tq, tg, opts)
-            if state == 0:
-                d -= 1
-                state = 1
-    return (n_sol, n_cls, visited, reps[:n_cls], orbits[:n_cls, 0], next_c[:n_next], next_f[:n_next])
+        _start(tab, lv, node_chosen[m], node_forb[m], buf.chosen)
+        found = _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found)
+    solutions, classes, nodes, listed = found.counts
+    return (
+        solutions,
+        classes,
+        nodes,
+        found.kept[:classes, :k].copy(),
+        found.kept[:classes, k].copy(),
+        found.listed[:listed, :depth_out].astype(np.int32),
+        found.listed[:listed, depth_out:].copy(),
+    )
 
 
-def tables(n: int):
-    """The per-board tables :func:`run` takes after ``cover, full``."""
-    return (queen_cover(n), full_board(n), line_table(n), square_images(n), corner_cover(n), orbit_boards(n))
+def tables(n: int) -> Tables:
+    """The per-board tables :func:`run` takes."""
+    return Tables(queen_cover(n), full_board(n), line_table(n), square_images(n), corner_cover(n), orbit_boards(n))
 
 
 def solve(n, k, chosen, forbidden, *, sym=True, keep=False, opts=DEFAULT_OPTS):
     """Finish a batch of nodes: ``(solutions, classes, nodes, reps, orbits)``."""
     out = run(
-        *tables(n),
+        tables(n),
         k,
         sym,
         np.ascontiguousarray(chosen, dtype=np.int32),
@@ -578,5 +737,5 @@ def nodes_at(n, k, depth, *, sym=True, opts=DEFAULT_OPTS):
     (The last two queens are placed together, so no node below depth k - 2 exists.)"""
     if not 1 <= depth <= k - 2:
         raise ValueError(f"node depth must be within 1..k-2, got {depth} for k={k}")
-    out = run(*tables(n), k, sym, *root(n), depth, False, opts)
+    out = run(tables(n), k, sym, *root(n), depth, False, opts)
     return out[5], out[6]

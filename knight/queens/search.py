@@ -58,11 +58,14 @@ class SearchResult:
     cpu_seconds: float = 0.0  # CPU seconds of the class search's units, summed
 
     def summary(self) -> dict:
-        """The CLI's JSON object."""
+        """The CLI's JSON object; for ``dominate`` also ``units`` (covered) and ``read_back``
+        (of them, read back from a store instead of searched: ``seconds`` did not search them)."""
         out = {"n": self.n}
         if self.problem == "dominate":
             out["k"] = self.k
         out.update(solutions=self.solutions, classes=self.classes, seconds=round(self.seconds, 6))
+        if self.problem == "dominate":
+            out.update(units=self.tasks, read_back=self.resumed)
         return out
 
     @property
@@ -163,31 +166,46 @@ def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
 
 
 def dominate(
-    n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None, store=None, only=None
+    n,
+    k,
+    *,
+    workers=1,
+    tasks=DEFAULT_TASKS,
+    keep=False,
+    client=None,
+    progress=None,
+    store=None,
+    only=None,
+    repair=True,
 ) -> SearchResult:
     """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
 
     Counts every class once (its representative) with its orbit size; ``keep`` also
     lists every set (the orbits of the representatives). ``store``: a folder where
     each finished unit is written and from which finished units are read back
-    (resume). ``only``: unit indices to run (e.g. one per cluster job); the result then
-    covers just the units done so far. ``progress`` (a :class:`knight.runtime.progress.Progress`)
-    is advanced once per finished unit.
+    (resume), each verified first (:class:`knight.queens.units.Store`: a damaged unit
+    is searched again after one warning, or with ``repair=False`` refused; a store of
+    another search is refused). ``only``: unit indices to run (e.g. one per cluster
+    job); the result then covers just those units. ``result.resumed`` counts the units
+    read back instead of searched. ``progress`` (a
+    :class:`knight.runtime.progress.Progress`) is advanced once per finished unit.
     """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
     workers, tasks = check_workers(workers), check_tasks(tasks)
     t0 = time.perf_counter()
     plan = units.make_plan(n, k, tasks)
-    keeper = units.Store(store, plan) if store is not None else None
-    finished = keeper.finished() if keeper is not None else {}
     wanted = range(plan.units) if only is None else sorted(set(only))
     for i in wanted:
         if not 0 <= i < plan.units:
             raise ValueError(f"unit {i} is not among the {plan.units} units of this search")
+    # A whole search owns its store (it clears interrupted writes); a job running a few
+    # units beside other jobs leaves their temporary files alone.
+    keeper = units.Store(store, plan, repair=repair, clean=only is None) if store is not None else None
+    finished = keeper.finished(wanted) if keeper is not None else {}
     todo = [i for i in wanted if i not in finished]
     if progress is not None:
-        progress.total = plan.units
+        progress.total = len(wanted)
         progress.update(len(finished))
 
     def save(j, part):
@@ -198,8 +216,7 @@ def dominate(
     parts = run(units.solve_unit, batches, workers=workers, client=client, progress=progress, on_done=save)
     got = dict(finished)
     got.update(zip(todo, parts))
-    keys = sorted(got) if only is None else sorted(set(wanted) | set(finished))
-    return _merge_classes(n, k, [got[i] for i in keys], workers, t0, keep, len(finished))
+    return _merge_classes(n, k, [got[i] for i in wanted], workers, t0, keep, len(finished))
 
 
 def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:

@@ -12,6 +12,7 @@ sorted tuple), ``representative`` (the set is its class's representative) and
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -131,5 +132,5 @@ def write_solutions(frame: pl.DataFrame, path: str | os.PathLike) -> None:
     """Write ``frame`` to Parquet atomically, and a CSV beside it (squares space-separated)."""
     write_frame(frame, path, csv=False)
     flat = frame.with_columns(pl.col("squares").cast(pl.List(pl.String)).list.join(" "))
-    with atomic_path(os.fspath(path).rsplit(".", 1)[0] + ".csv") as tmp:
+    with atomic_path(Path(path).with_suffix(".csv")) as tmp:
         flat.write_csv(tmp)

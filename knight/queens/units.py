@@ -6,18 +6,27 @@ units: neighbouring nodes have similar subtrees, so each unit gets a like mix of
 and light ones, and many nodes per unit keep the units' costs close. The plan depends
 only on ``(n, k, units)`` and the code, never on the workers.
 
-A store is a folder holding ``plan.json`` (the instance and a fingerprint of the
-plan's nodes) and one ``unit-NNNNN.json`` per finished unit (its counts, wall and CPU seconds and
-class representatives), each written atomically. A search given a store skips the
-units already there, so an interrupted search resumes where it stopped; a store made
-by another plan (other units, or changed code) is refused rather than mixed in.
+A store is a folder holding ``plan.json`` (the instance and a fingerprint of the plan's
+nodes) and one ``unit-NNNNN.json`` per finished unit, each written atomically. A unit
+file carries its identity (problem, n, k, unit, units, plan fingerprint), its result
+(counts, wall and CPU seconds, class representatives) and the SHA-256 of all of that
+(:func:`unit_record`). Reading a unit back (:meth:`Store.finished`) verifies it: the
+checksum, the identity, and the result itself (every representative dominates the
+board, its orbit has the stated size, the counts add up). A unit that does not verify
+is damaged: it is searched again, with one warning naming the file (or, with
+``repair=False``, refused with :class:`UnitError`). A unit, or a ``plan.json``, of
+another instance or plan is refused (:class:`ForeignStoreError`): a store is never
+mixed. Temporary files left by a killed writer are removed when a whole search opens
+the store.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +39,24 @@ from knight.queens.parallel import deal
 
 #: Frontier nodes wanted per unit before dealing them out.
 NODES_PER_UNIT = 32
-#: Bumped when the search or the plan changes, so old stores are refused.
-PLAN_VERSION = 1
+#: Bumped when the search, the plan or the unit files change, so old stores are refused.
+PLAN_VERSION = 2
+#: Version of the unit file layout (:func:`unit_record`).
+UNIT_FORMAT = 2
+
+_UNIT_RE = re.compile(r"^unit-(\d{5,})\.json$")
+#: Temporary files of the store's atomic writes (``knight.core.io.atomic_path``).
+_LEFTOVERS = (".unit-*.json.*.tmp", ".plan.json.*.tmp", ".classes.parquet.*.tmp", ".classes.csv.*.tmp")
+
+log = logging.getLogger("knight.queens")
+
+
+class UnitError(ValueError):
+    """A unit file cannot be trusted (unreadable, checksum, content); the message names it."""
+
+
+class ForeignStoreError(ValueError):
+    """The store holds a unit or plan of another search; the message names the file."""
 
 
 @dataclass
@@ -59,6 +84,17 @@ class Plan:
             "nodes": self.nodes,
             "fingerprint": self.fingerprint,
             "version": PLAN_VERSION,
+        }
+
+    def identity(self, unit: int) -> dict:
+        """What a unit file of unit ``unit`` of this plan must say it is."""
+        return {
+            "problem": "dominate",
+            "n": self.n,
+            "k": self.k,
+            "unit": unit,
+            "units": self.units,
+            "plan": self.fingerprint,
         }
 
 
@@ -96,38 +132,236 @@ def solve_unit(n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dic
     }
 
 
-class Store:
-    """A folder of finished units of one plan (see the module docstring)."""
+# --- unit files --------------------------------------------------------------------------
+def _digest(body: dict) -> str:
+    """SHA-256 of a unit's fields in one canonical JSON form (keys sorted, no spaces)."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
-    def __init__(self, path: str | os.PathLike, plan: Plan):
+
+def unit_record(plan: Plan, unit: int, result: dict, seconds: float) -> dict:
+    """The JSON object of a unit file: identity, ``seconds``, ``result`` and their ``sha256``."""
+    body = {"format": UNIT_FORMAT, **plan.identity(unit), "seconds": float(seconds), "result": result}
+    return {**body, "sha256": _digest(body)}
+
+
+def result_problem(n: int, k: int, result: dict) -> str | None:
+    """What is wrong with a unit's ``result`` for ``k`` queens on ``n x n``, or None.
+
+    Checked without searching: the counts are integers that add up (one orbit size per
+    representative, the orbits summing to the solutions), each representative is ``k``
+    distinct squares of the board in increasing order that cover every square, and its
+    orbit under the 8 symmetries has the size stated.
+    """
+    from knight.queens.symmetry import square_images
+
+    try:
+        reps = np.asarray(result["representatives"], dtype=np.int64).reshape(-1, k)
+        orbs = np.asarray(result["orbits"], dtype=np.int64).reshape(-1)
+        counts = [result[key] for key in ("solutions", "classes", "nodes")]
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"malformed result ({type(exc).__name__}: {exc})"
+    if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
+        return f"counts are not non-negative integers: {counts}"
+    solutions, classes, _ = counts
+    if len(reps) != classes or len(orbs) != classes:
+        return f"{len(reps)} representatives and {len(orbs)} orbit sizes for {classes} classes"
+    if int(orbs.sum()) != solutions:
+        return f"orbit sizes sum to {int(orbs.sum())}, not to the {solutions} solutions"
+    if not len(reps):
+        return None
+    if reps.min() < 0 or reps.max() >= n * n or (k > 1 and (np.diff(reps, axis=1) <= 0).any()):
+        return f"a representative is not {k} increasing squares of the {n}x{n} board"
+    lines = orbits.line_table(n)  # [n*n, 4] line ids of each square
+    covered = np.zeros((len(reps), 6 * n - 2), dtype=bool)
+    np.put_along_axis(covered, lines[reps].reshape(len(reps), -1), True, axis=1)
+    dominated = covered[:, lines].any(axis=2).all(axis=1)
+    if not dominated.all():
+        return f"representative {reps[~dominated][0].tolist()} does not cover the board"
+    images = np.sort(square_images(n)[:, reps], axis=2).transpose(1, 0, 2)  # [m, 8, k]
+    g = images.shape[1]
+    flat = images.reshape(-1, k)
+    group = np.repeat(np.arange(len(reps)), g)
+    order = np.lexsort([flat[:, j] for j in range(k - 1, -1, -1)] + [group])
+    rows = flat[order].reshape(len(reps), g, k)
+    distinct = 1 + (rows[:, 1:] != rows[:, :-1]).any(axis=2).sum(axis=1)
+    if not np.array_equal(distinct, orbs):
+        bad = int(np.flatnonzero(distinct != orbs)[0])
+        return f"representative {reps[bad].tolist()} has an orbit of {int(distinct[bad])}, not {int(orbs[bad])}"
+    return None
+
+
+def leftovers(folder: Path) -> list[Path]:
+    """Temporary files of interrupted writes (``knight.core.io.atomic_path``) in a store."""
+    if not folder.is_dir():
+        return []
+    return sorted({p for pattern in _LEFTOVERS for p in folder.glob(pattern)})
+
+
+class Store:
+    """A folder of finished units of one plan (see the module docstring).
+
+    ``repair``: a unit that does not verify is searched again after one warning (True),
+    or refused with :class:`UnitError` (False: a merge that must not search). ``clean``:
+    remove the temporary files of killed writers (a whole search owns its store; jobs
+    that each run one unit beside others must leave their neighbours' files alone).
+    """
+
+    def __init__(self, path: str | os.PathLike, plan: Plan, *, repair: bool = True, clean: bool = True):
         self.path = Path(path)
         self.plan = plan
+        self.repair = repair
+        if self.path.exists() and not self.path.is_dir():
+            raise ValueError(f"store {self.path}: exists and is not a folder")
+        if clean:
+            for path in leftovers(self.path):
+                log.warning("%s: temporary file of an interrupted write; removed", path)
+                path.unlink(missing_ok=True)
+        self._check_manifest()
+
+    def _check_manifest(self) -> None:
         manifest = self.path / "plan.json"
+        want = self.plan.manifest()
         if manifest.exists():
-            old = json.loads(manifest.read_text())
-            if old != plan.manifest():
-                raise ValueError(
-                    f"{self.path} holds units of another search ({old.get('n')}x{old.get('n')}, "
-                    f"k={old.get('k')}, {old.get('units')} units, plan {old.get('fingerprint')}); "
-                    f"use another folder or remove it"
+            try:
+                old = json.loads(manifest.read_text())
+            except (OSError, ValueError) as exc:
+                old = None
+                log.warning("%s: unreadable (%s); written again (every unit carries its own identity)", manifest, exc)
+            if old is not None and old != want:
+                raise ForeignStoreError(
+                    f"{manifest}: the store of another search ({_describe(old)}), not of this one "
+                    f"({_describe(want)}); " + _ADVICE
                 )
-        else:
+            if old is not None:
+                return
+        try:
             with atomic_path(manifest) as tmp:
-                tmp.write_text(json.dumps(plan.manifest(), indent=1) + "\n")
+                tmp.write_text(json.dumps(want, indent=1) + "\n")
+        except OSError as exc:
+            raise ValueError(f"store {self.path}: cannot write there ({exc.strerror or exc})") from None
 
     def unit_path(self, i: int) -> Path:
         return self.path / f"unit-{i:05d}.json"
 
-    def finished(self) -> dict[int, tuple[dict, float]]:
-        """``{unit: (result, seconds)}`` of the units already on disk."""
+    def unit_files(self) -> dict[int, Path]:
+        """``{unit: path}`` of every ``unit-*.json`` in the folder; a unit number outside
+        the plan is refused (:class:`ForeignStoreError`)."""
         out = {}
-        for i in range(self.plan.units):
-            p = self.unit_path(i)
-            if p.exists():
-                data = json.loads(p.read_text())
-                out[i] = (data["result"], float(data["seconds"]))
+        if not self.path.is_dir():
+            return out
+        for path in self.path.iterdir():
+            m = _UNIT_RE.match(path.name)
+            if m is None:
+                continue
+            i = int(m.group(1))
+            if i >= self.plan.units:
+                raise ForeignStoreError(
+                    f"{path}: unit {i} of another plan (this search, {_describe(self.plan.manifest())}, "
+                    f"has units 0..{self.plan.units - 1}); " + _ADVICE
+                )
+            out[i] = path
+        return out
+
+    def read(self, i: int) -> tuple[dict, float]:
+        """``(result, seconds)`` of unit ``i`` after verifying its file.
+
+        Raises :class:`UnitError` if the file is unreadable, its checksum or its content
+        is wrong, or it holds another unit of this plan; :class:`ForeignStoreError` if it
+        belongs to another search."""
+        path = self.unit_path(i)
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise UnitError(f"{path}: not a readable unit file ({exc})") from None
+        if not isinstance(data, dict) or "sha256" not in data:
+            raise UnitError(f"{path}: not a unit file of this version (no checksum)")
+        body = {key: value for key, value in data.items() if key != "sha256"}
+        if _digest(body) != data["sha256"]:
+            raise UnitError(f"{path}: its content does not match its checksum (the file was changed or damaged)")
+        want = self.plan.identity(i)
+        got = {key: body.get(key) for key in want}
+        if {**got, "unit": i} != want or body.get("format") != UNIT_FORMAT:
+            raise ForeignStoreError(
+                f"{path}: a unit of another search ({_describe(got)}), not of this one "
+                f"({_describe(self.plan.manifest())}); " + _ADVICE
+            )
+        if got["unit"] != i:
+            raise UnitError(f"{path}: holds unit {got['unit']}, not unit {i} (a copied or renamed file)")
+        problem = result_problem(self.plan.n, self.plan.k, body.get("result"))
+        if problem is None and not isinstance(body.get("seconds"), (int, float)):
+            problem = f"seconds {body.get('seconds')!r} is not a number"
+        if problem is not None:
+            raise UnitError(f"{path}: {problem}")
+        return body["result"], float(body["seconds"])
+
+    def finished(self, wanted=None) -> dict[int, tuple[dict, float]]:
+        """``{unit: (result, seconds)}`` of the verified units on disk (of ``wanted`` units
+        only, when given). A unit that does not verify is left out and removed, with one
+        warning naming it, so that it is searched again; with ``repair=False`` it raises."""
+        files = self.unit_files()
+        out = {}
+        for i in sorted(files if wanted is None else set(wanted) & set(files)):
+            try:
+                out[i] = self.read(i)
+            except UnitError as exc:
+                if not self.repair:
+                    raise UnitError(f"{exc}; delete it and rerun to search the unit again") from None
+                log.warning("%s; searched again", exc)
+                files[i].unlink(missing_ok=True)
         return out
 
     def write(self, i: int, result: dict, seconds: float) -> None:
         with atomic_path(self.unit_path(i)) as tmp:
-            tmp.write_text(json.dumps({"unit": i, "seconds": seconds, "result": result}) + "\n")
+            tmp.write_text(json.dumps(unit_record(self.plan, i, result, seconds)) + "\n")
+
+
+_ADVICE = "use another folder or remove it"
+
+
+def _describe(info: dict) -> str:
+    """``dominate n=13 k=7, 8 units, plan 0123abcd...`` from a manifest or a unit identity."""
+    if not isinstance(info, dict):
+        return f"{info!r}"
+    plan = info.get("fingerprint", info.get("plan"))
+    text = f"{info.get('problem')} n={info.get('n')} k={info.get('k')}, {info.get('units')} units, plan {plan}"
+    if "version" in info and info["version"] != PLAN_VERSION:
+        text += f" of plan version {info['version']}"
+    return text
+
+
+def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
+    """Leave only verified units of ``plan`` in a store the workflow owns; one line per
+    file removed (each is remade by its job).
+
+    Removes the temporary files of interrupted writes, a ``plan.json`` of another plan
+    together with every unit file (a changed ``units`` or changed code), and each unit
+    file that does not verify (:meth:`Store.read`)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        return []
+    lines = []
+    for leftover in leftovers(folder):
+        leftover.unlink(missing_ok=True)
+        lines.append(f"removing {leftover}: temporary file of an interrupted write")
+    manifest = folder / "plan.json"
+    try:
+        old = json.loads(manifest.read_text()) if manifest.exists() else plan.manifest()
+    except (OSError, ValueError):
+        old = None
+    units = sorted(p for p in folder.iterdir() if _UNIT_RE.match(p.name))
+    if old != plan.manifest():
+        for p in [manifest, *units]:
+            p.unlink(missing_ok=True)
+            lines.append(f"removing {p}: not of the current plan ({_describe(plan.manifest())})")
+        return lines
+    store = Store(folder, plan, repair=False, clean=False)
+    for p in units:
+        i = int(_UNIT_RE.match(p.name).group(1))
+        try:
+            if i >= plan.units:
+                raise UnitError(f"{p}: unit {i} is not among the plan's {plan.units} units")
+            store.read(i)
+        except (UnitError, ForeignStoreError) as exc:
+            p.unlink(missing_ok=True)
+            lines.append(f"removing {exc}")
+    return lines

@@ -10,6 +10,7 @@ every count is also written in its cell on small boards.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +27,8 @@ from knight.core.io import atomic_path
 
 #: Light and dark squares of the drawn board: greys, readable in print under lines.
 LIGHT, DARK = "#f2f2f2", "#bdbdbd"
+#: Metadata dropped from saved figures (dates, versions), so equal data give equal bytes.
+_METADATA = {"svg": {"Date": None}, "png": {"Software": None}, "pdf": {"CreationDate": None}}
 #: Outcome categories of :func:`outcome_grid_figure` (code -> label).
 OUTCOMES = ("incomplete", "open tour", "closed tour")
 _OUTCOME_COLOURS = ListedColormap([colormaps["cividis"](x) for x in (0.05, 0.55, 0.95)])
@@ -38,9 +41,15 @@ def save(fig: Figure, path: str | os.PathLike, *, dpi: int = 150) -> None:
     """
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower()
-    meta = {"svg": {"Date": None}, "png": {"Software": None}, "pdf": {"CreationDate": None}}.get(fmt)
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format=fmt, dpi=dpi, metadata=meta)
+        fig.savefig(tmp, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
+
+
+def render(fig: Figure, fmt: str, *, dpi: int = 100) -> bytes:
+    """``fig`` as the bytes of a ``png``, ``svg`` or ``pdf`` file (as :func:`save` writes it)."""
+    out = io.BytesIO()
+    fig.savefig(out, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
+    return out.getvalue()
 
 
 def _board_axes(ax, board: Board) -> None:
@@ -63,7 +72,7 @@ def _figsize(board: Board, extra_w: float = 0.0, base: float = 5.0) -> tuple[flo
 
 
 def tour_figure(run, *, title: str | None = None) -> Figure:
-    """A Warnsdorff run (:class:`knight.core.run.Run`) on a chequered board.
+    """A walk of the knight (:class:`knight.core.tour.Tour`) on a chequered board.
 
     Lines join the centres of consecutive squares; the start is a filled circle, the end
     a filled square, unvisited squares carry a cross. The closing move of a closed tour

@@ -1,6 +1,15 @@
 """The rules stage: every tie-break rule, one run per (board, start, trial).
 
-:mod:`.kernel` (one numba kernel for every rule), :mod:`.rng` (the counter-based
-generator), :mod:`.squirrel_cull` (their schedule of orders), :mod:`.studies` (the
-plan of jobs and their runs tables), :mod:`.tables` (polars aggregates).
+:func:`run` is the library's entry point (a ``polars.DataFrame`` of runs); :mod:`.tables`
+holds its aggregates. Modules: :mod:`.kernel` (one numba kernel for every rule),
+:mod:`.rng` (the counter-based generator), :mod:`.squirrel_cull` (their schedule of
+orders), :mod:`.studies` (the plan of jobs and their runs tables), :mod:`.tables` (polars
+aggregates). Names are imported on first use.
 """
+
+from knight._lazy import attach
+
+#: Public names and the module each comes from (imported on first use).
+_EXPORTS = {"run": "knight.rules.studies"}
+__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__all__ = ["run", "tables"]

@@ -19,34 +19,38 @@ Kernels release the GIL.
 from __future__ import annotations
 
 from numbers import Integral
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
 from knight.core.board import MOVES, Board
-from knight.core.layout import BLOCKED, padded_size, record_row
+from knight.core.checks import int_arg
+from knight.core.layout import BLOCKED, Outcomes, padded_size, record_row
 from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.core.orders import rank as order_rank
-from knight.core.run import Run
 from knight.core.tiebreak import (
     CORNER,
     FIXED,
+    LIMITS,
     POHL,
     RANDOM,
     RANDOM_ORDER,
     ROTH,
     RULES,
     SQUIRREL_CULL,
+    check_setting,
     narrow,
     rule_code,
 )
+from knight.core.tour import Tour
 from knight.rules.rng import below, fold, run_key
-from knight.rules.squirrel_cull import schedule
+from knight.rules.squirrel_cull import check_board, schedule
 
 #: Degrees below ``LIMIT`` belong to unvisited board squares (the ``limit`` of
 #: :func:`knight.core.tiebreak.narrow`).
 LIMIT = 9
-MAX_RETRIES = 65535
+MAX_RETRIES = LIMITS["retries"][1]
 _DR = MOVES[:, 0].copy()
 _DC = MOVES[:, 1].copy()
 
@@ -82,29 +86,54 @@ def fill_degrees(deg, rows, cols):
                 deg[base + c] = _border_degree(r, c, rows, cols)
 
 
+class Schedule(NamedTuple):
+    """The tie orders of a walk: ``orders`` (uint8[k, 8], 0-based moves in priority order)
+    and ``switches`` (int64[k], padded square or -1). Order ``j`` applies until the knight
+    stands on ``switches[j]``; then order ``j + 1`` applies from the move out of that square
+    on. Every rule but squirrel-cull has one order and no switch."""
+
+    orders: np.ndarray
+    switches: np.ndarray
+
+
+class Rule(NamedTuple):
+    """A rule as :func:`run_batch` runs it: ``code`` (:mod:`knight.core.tiebreak`), its
+    :class:`Schedule` (ignored by random-order), ``order_table`` (uint8[40320, 8], the
+    orders random-order draws), ``seed`` (uint64) and ``retries`` (random-order's most
+    attempts)."""
+
+    code: int
+    schedule: Schedule
+    order_table: np.ndarray
+    seed: np.uint64
+    retries: int
+
+
+#: Rows of a walk's order in force (int64[2, 8], column ``i`` for the ``i``-th priority):
+#: the padded index step of the move, and the move (0-based).
+STEP, MOVE = 0, 1
+
+
 @nb.njit(nogil=True, cache=True)
-def _set_order(order, offsets, ooff, omove):
+def _set_order(order, offsets, in_force):
     for i in range(8):
-        omove[i] = order[i]
-        ooff[i] = offsets[order[i]]
+        in_force[STEP, i] = offsets[order[i]]
+        in_force[MOVE, i] = order[i]
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path, ooff, omove):
-    """One run from padded square ``p0`` on the prepared board ``deg`` (left dirty).
-
-    ``orders`` (uint8[k, 8], 0-based moves in priority order) and ``switches``
-    (int64[k], padded square or -1) are the schedule: order ``j`` applies until the knight
-    stands on ``switches[j]``; then order ``j + 1`` applies from the move out of that
-    square on. Every rule but squirrel-cull has one order. ``key`` is the random
-    stream (rule ``random``). ``path`` receives the padded squares when non-empty;
-    ``ooff``/``omove`` are int64[8] scratch.
+def _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
+    """One run of the rule of code ``code`` from padded square ``p0`` on the prepared padded
+    board ``deg`` (left dirty) of ``rows x cols`` squares, under the :class:`Schedule`
+    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move; ``in_force``
+    (int64[2, 8]) receives the order in force (rows STEP and MOVE). ``key`` is the random
+    stream (rule ``random``); ``path`` receives the padded squares when non-empty.
     Returns (squares visited, residual tie points, last padded square).
     """
     store = path.shape[0] > 0
     stage = 0
-    _set_order(orders[0], offsets, ooff, omove)
-    switch = switches[0]
+    _set_order(schedule.orders[0], offsets, in_force)
+    switch = schedule.switches[0]
     draws = np.uint64(0)
     cur = p0
     deg[cur] = BLOCKED
@@ -115,8 +144,8 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
     while True:
         if cur == switch:
             stage += 1
-            _set_order(orders[stage], offsets, ooff, omove)
-            switch = switches[stage]
+            _set_order(schedule.orders[stage], offsets, in_force)
+            switch = schedule.switches[stage]
         # Mark the neighbours' loss of ``cur`` and pick the least degree in one pass:
         # the candidates are exactly the squares whose degree ``cur`` lowers.
         best = -1
@@ -124,30 +153,30 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
         cnt = 0
         mask = 0
         for i in range(8):
-            u = cur + ooff[i]
+            u = cur + in_force[STEP, i]
             d = deg[u] - 1
             deg[u] = d
             if d < bestd:
                 bestd = d
                 best = u
                 cnt = 1
-                mask = 1 << omove[i]
+                mask = 1 << in_force[MOVE, i]
             elif d == bestd:
                 cnt += 1
-                mask |= 1 << omove[i]
+                mask |= 1 << in_force[MOVE, i]
         if best < 0:
             break
         if cnt > 1:
-            if rule == POHL or rule == ROTH or rule == CORNER:
-                mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, LIMIT)
+            if code == POHL or code == ROTH or code == CORNER:
+                mask = narrow(code, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
                 cnt = 0
                 for m in range(8):
                     cnt += (mask >> m) & 1
                 for i in range(8):
-                    if (mask >> omove[i]) & 1:
-                        best = cur + ooff[i]
+                    if (mask >> in_force[MOVE, i]) & 1:
+                        best = cur + in_force[STEP, i]
                         break
-            elif rule == RANDOM:
+            elif code == RANDOM:
                 j, draws = below(key, draws, np.uint64(cnt))
                 for m in range(8):
                     if (mask >> m) & 1:
@@ -165,58 +194,38 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
 
 
 @nb.njit(nogil=True, cache=True)
-def _scratch(cols):
-    """The walk's move offsets on a padded board of ``cols`` columns, and its scratch:
-    (offsets, ooff, omove, one_switch)."""
+def _offsets(cols):
+    """int64[8]: the padded index step of each move on a board of ``cols`` columns."""
     offsets = np.empty(8, np.int64)
     for k in range(8):
         offsets[k] = _DR[k] * (cols + 4) + _DC[k]
-    return offsets, np.empty(8, np.int64), np.empty(8, np.int64), np.full(1, -1, np.int64)
+    return offsets
 
 
 @nb.njit(nogil=True, cache=True)
-def run_batch(
-    rule,
-    rows,
-    cols,
-    starts,
-    trials,
-    orders,
-    switches,
-    order_table,
-    seed,
-    retries,
-    deg,
-    path,
-    attempts_out,
-    order_out,
-    visited_out,
-    end_out,
-    complete_out,
-    closed_out,
-    ties_out,
-):
+def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, order_out):
     """Every pair (``starts[a]``, ``trials[b]``) into row ``a * len(trials) + b``.
 
-    ``starts`` are board square indices; ``orders``/``switches`` the schedule of
-    :func:`_walk` in padded squares (the rule's order, or squirrel-cull's schedule;
-    ignored by random-order, which draws rows of ``order_table``, uint8[40320, 8]);
-    ``deg`` a scratch padded int8 board; ``path`` receives the last walk's padded
-    squares when non-empty. ``order_out`` gets the drawn rank for random-order only.
-    Returns the knight steps walked over all runs and attempts.
+    ``rule`` is a :class:`Rule`; ``starts`` are board square indices; ``deg`` a scratch
+    padded int8 board; ``path`` receives the last walk's padded squares when non-empty.
+    ``out`` (:class:`knight.core.layout.Outcomes`) gets each row's outcome (its last
+    attempt's), ``attempts_out`` its attempts and ``order_out`` the drawn rank (random-order
+    only). Returns the knight steps walked over all runs and attempts.
     """
-    width = cols + 4
+    code, schedule, order_table, seed, retries = rule
     size = rows * cols
-    offsets, ooff, omove, one_switch = _scratch(cols)
+    offsets = _offsets(cols)
+    in_force = np.empty((2, 8), np.int64)
+    no_switch = np.full(1, -1, np.int64)
+    drawn = code == RANDOM_ORDER
     nt = trials.shape[0]
-    walks = starts.shape[0] * nt * (retries if rule == RANDOM_ORDER else 1)
     fill_degrees(deg, rows, cols)
-    deg0 = deg.copy() if walks > 1 else deg[:0]
+    deg0 = deg.copy() if starts.shape[0] * nt * (retries if drawn else 1) > 1 else deg[:0]
     dirty = False
     steps = 0
     for a in range(starts.shape[0]):
         s = starts[a]
-        p0 = (s // cols + 2) * width + s % cols + 2
+        p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
         for b in range(nt):
             row = a * nt + b
             key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[b]))
@@ -225,65 +234,35 @@ def run_batch(
                 if dirty:
                     deg[:] = deg0
                 dirty = True
-                if rule == RANDOM_ORDER:
+                if drawn:
                     rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                     r = np.int64(rank)
-                    n, ties, pend = _walk(
-                        FIXED,
-                        deg,
-                        offsets,
-                        width,
-                        rows,
-                        cols,
-                        p0,
-                        order_table[r : r + 1],
-                        one_switch,
-                        key,
-                        path,
-                        ooff,
-                        omove,
-                    )
+                    one = Schedule(order_table[r : r + 1], no_switch)
+                    n, ties, pend = _walk(FIXED, deg, offsets, in_force, rows, cols, p0, one, key, path)
                     order_out[row] = r
                 else:
-                    n, ties, pend = _walk(
-                        rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path, ooff, omove
-                    )
+                    n, ties, pend = _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path)
                 steps += n - 1
                 attempt += 1
-                if rule != RANDOM_ORDER or n == size or attempt == retries:
+                if not drawn or n == size or attempt == retries:
                     break
             attempts_out[row] = attempt
-            record_row(
-                row,
-                n,
-                ties,
-                pend,
-                p0,
-                offsets,
-                width,
-                cols,
-                size,
-                visited_out,
-                end_out,
-                complete_out,
-                closed_out,
-                ties_out,
-            )
+            record_row(out, row, n, ties, p0, pend, offsets, cols, size)
     return steps
 
 
 @nb.njit(nogil=True, cache=True)
-def run_pairs(
-    rule, rows, cols, starts, ranks, order_table, deg, visited_out, end_out, complete_out, closed_out, ties_out
-):
-    """Every pair (``starts[i]``, ``ranks[i]``) into row ``i``: ``rule`` (fixed, pohl,
-    roth or corner) with the tie order of row ``ranks[i]`` of ``order_table``
-    (uint8[40320, 8]). ``deg`` is a scratch padded int8 board. Returns the knight steps."""
-    width = cols + 4
+def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
+    """Every pair (``starts[i]``, ``ranks[i]``) into row ``i`` of ``out``
+    (:class:`knight.core.layout.Outcomes`): rule ``code`` (fixed, pohl, roth or corner) with
+    the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``deg`` is a
+    scratch padded int8 board. Returns the knight steps."""
     size = rows * cols
-    offsets, ooff, omove, one_switch = _scratch(cols)
+    offsets = _offsets(cols)
+    in_force = np.empty((2, 8), np.int64)
     no_path = np.empty(0, np.int32)
     order = np.empty((1, 8), np.uint8)
+    schedule = Schedule(order, np.full(1, -1, np.int64))
     fill_degrees(deg, rows, cols)
     deg0 = deg.copy()
     steps = 0
@@ -291,41 +270,26 @@ def run_pairs(
         if i:
             deg[:] = deg0
         s = starts[i]
-        p0 = (s // cols + 2) * width + s % cols + 2
+        p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
         order[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(
-            rule, deg, offsets, width, rows, cols, p0, order, one_switch, np.uint64(0), no_path, ooff, omove
-        )
+        n, ties, pend = _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, np.uint64(0), no_path)
         steps += n - 1
-        record_row(
-            i, n, ties, pend, p0, offsets, width, cols, size, visited_out, end_out, complete_out, closed_out, ties_out
-        )
+        record_row(out, i, n, ties, p0, pend, offsets, cols, size)
     return steps
 
 
 # --- Python API -----------------------------------------------------------------
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if not isinstance(value, Integral) or isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"in {low}..{high}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
 def _order_moves(order) -> np.ndarray:
     if isinstance(order, str):
         return parse_order(order)
-    rank = _check_int("order rank", order, 0, N_ORDERS - 1)
+    rank = int_arg("order rank", order, 0, N_ORDERS - 1)
     return all_orders()[rank]
 
 
 def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, int]:
     """(orders, padded switches, order rank or -1) of a rule on ``board``."""
     if code == SQUIRREL_CULL:
-        if board.rows != board.cols or board.rows < 5:
-            raise ValueError(f"squirrel-cull needs a square board of side at least 5, got {board.name}")
+        check_board(board.rows, board.cols)
         orders, switches = schedule(board.rows)
         on = switches >= 0
         r, c = np.divmod(switches[on], board.cols)
@@ -356,8 +320,9 @@ def _trials(trials) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(trials))
     if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
         raise ValueError(f"trials must be a count or trial numbers, got {trials!r}")
-    if arr.size and (arr.min() < 0 or arr.max() >= 2**32):
-        raise ValueError(f"trial numbers must be in 0..{2**32 - 1}, got {trials!r}")
+    low, high = LIMITS["trial"]
+    if arr.size and (arr.min() < low or arr.max() > high):
+        raise ValueError(f"trial numbers must be in {low}..{high}, got {trials!r}")
     return np.ascontiguousarray(arr, dtype=np.uint32)
 
 
@@ -365,49 +330,29 @@ def _prepare(board, rule, order, seed, retries):
     if not isinstance(board, Board):
         raise ValueError(f"board must be a knight.core.board.Board, got {board!r}")
     code = rule_code(rule)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    retries = _check_int("retries", retries, 1, MAX_RETRIES)
+    seed = check_setting("seed", seed)
+    retries = check_setting("retries", retries)
     orders, switches, rank = _schedule(board, code, order)
     return code, seed, retries, orders, switches, rank
 
 
 def _call(board, code, starts, trials, orders, switches, seed, retries, path):
     n = len(starts) * len(trials)
+    run_outcomes = Outcomes.empty(n, np.uint32)
     out = {
         "start": np.repeat(starts, len(trials)),
         "trial": np.tile(trials, len(starts)),
         "attempts": np.empty(n, np.uint16),
         "order": np.empty(n, np.int32),
-        "visited": np.empty(n, np.uint32),
-        "end": np.empty(n, np.uint32),
-        "complete": np.empty(n, np.bool_),
-        "closed": np.empty(n, np.bool_),
-        "ties": np.empty(n, np.uint32),
+        **run_outcomes._asdict(),
     }
     if n == 0:
         out["steps"] = np.zeros(1, np.int64)
         return out
     deg = np.empty(padded_size(board.rows, board.cols), np.int8)
+    rule = Rule(code, Schedule(orders, switches), all_orders(), np.uint64(seed), retries)
     steps = run_batch(
-        code,
-        board.rows,
-        board.cols,
-        starts,
-        trials,
-        orders,
-        switches,
-        all_orders(),
-        np.uint64(seed),
-        retries,
-        deg,
-        path,
-        out["attempts"],
-        out["order"],
-        out["visited"],
-        out["end"],
-        out["complete"],
-        out["closed"],
-        out["ties"],
+        rule, board.rows, board.cols, starts, trials, deg, path, run_outcomes, out["attempts"], out["order"]
     )
     out["steps"] = np.array([steps], np.int64)
     return out
@@ -428,33 +373,12 @@ def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarra
         raise ValueError("starts and ranks must have the same length")
     if ranks.size and (ranks.min() < 0 or ranks.max() >= N_ORDERS):
         raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
-    n = len(starts)
-    out = {
-        "visited": np.empty(n, np.uint32),
-        "end": np.empty(n, np.uint32),
-        "complete": np.empty(n, np.bool_),
-        "closed": np.empty(n, np.bool_),
-        "ties": np.empty(n, np.uint16),
-    }
+    out = Outcomes.empty(len(starts))
     steps = 0
-    if n:
+    if len(starts):
         deg = np.empty(padded_size(board.rows, board.cols), np.int8)
-        steps = run_pairs(
-            code,
-            board.rows,
-            board.cols,
-            starts,
-            ranks,
-            all_orders(),
-            deg,
-            out["visited"],
-            out["end"],
-            out["complete"],
-            out["closed"],
-            out["ties"],
-        )
-    out["steps"] = np.array([steps], np.int64)
-    return out
+        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), deg, out)
+    return {**out._asdict(), "steps": np.array([steps], np.int64)}
 
 
 def outcomes(
@@ -485,7 +409,7 @@ def outcomes(
     return out
 
 
-def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0, retries=1) -> Run:
+def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0, retries=1) -> Tour:
     """The run of ``rule`` from square index ``start``, with its path (of the last
     attempt for random-order). ``order`` is the reported tie order: the rule's, the last
     attempt's for random-order, ``None`` for random and squirrel-cull."""
@@ -493,7 +417,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     starts = _starts(board, [start] if isinstance(start, Integral) else start)
     if len(starts) != 1:
         raise ValueError(f"start must be one square index, got {start!r}")
-    trial = _check_int("trial", trial, 0, 2**32 - 1)
+    trial = check_setting("trial", trial)
     big = padded_size(board.rows, board.cols) >= 2**31
     path = np.empty(board.size, np.int64 if big else np.int32)
     out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed, retries, path)
@@ -507,13 +431,15 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
         used = None
     else:
         used = order_string(orders[0])
-    return Run(
+    return Tour(
         board, int(starts[0]), used, squares, int(out["ties"][0]), rule=RULES[code], attempts=int(out["attempts"][0])
     )
 
 
 __all__ = [
     "LIMIT",
+    "Rule",
+    "Schedule",
     "fill_degrees",
     "outcomes",
     "pair_outcomes",

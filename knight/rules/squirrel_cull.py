@@ -110,10 +110,20 @@ def their_move_to_ours(i: int) -> int:
     return (i + 4) % 8 + 1
 
 
+#: Their table starts at m = 5.
+MIN_SIDE = 5
+
+
+def check_board(rows: int, cols: int) -> None:
+    """``ValueError`` unless ``rows x cols`` is a square board their table covers
+    (side :data:`MIN_SIDE` or more); the message names the board."""
+    if rows != cols or rows < MIN_SIDE:
+        raise ValueError(f"{rows}x{cols}: squirrel-cull needs a square board of side {MIN_SIDE} or more")
+
+
 def table_rows(m: int) -> list[tuple[str, tuple[int, int] | None]]:
     """Their rows for an m x m board: (order in their numbering, 1-based switch square or None)."""
-    if m < 5:
-        raise ValueError(f"squirrel-cull needs a square board of side at least 5, got {m}")
+    check_board(m, m)
     key = m % 16 if m % 8 == 5 else m % 8
     out = []
     for order, switch in TABLE[key]:

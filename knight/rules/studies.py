@@ -30,10 +30,21 @@ import numpy as np
 import pyarrow as pa
 
 from knight.core.board import Board, parse_boards, parse_starts
+from knight.core.checks import SettingError
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
-from knight.core.tiebreak import ORDER_RULES, RANDOM_RULES, rule_code
-from knight.sweep.driver import SweepSpec, chunk_tasks
+from knight.core.tiebreak import (
+    DEFAULT_ORDER,
+    DEFAULT_RETRIES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    ORDER_RULES,
+    RANDOM_RULES,
+    check_setting,
+    rule_code,
+)
+from knight.rules.squirrel_cull import check_board
+from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks
 
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
 #: order a run used (the rule's own, the residual order of a tree row, random-order's
@@ -67,40 +78,49 @@ TIMES_SCHEMA = pa.schema(
 #: Knight steps (upper bound) of one Dask task of a walk chunk: about a second of work.
 TASK_STEPS = 50_000_000
 DEFAULT_CHUNK_STEPS = 2_000_000_000
-DEFAULT_CHUNK_RUNS = 4_000_000
 
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """One rule with its parameters: the tie order of fixed/pohl/roth/corner, the seed
-    and trials of the random rules, random-order's retries (1 where they do not apply)."""
+    """One rule with its settings: the tie order after the rule's key (fixed, pohl, roth,
+    corner), the seed and trials of the random rules, random-order's retries. Defaults
+    are :mod:`knight.core.tiebreak`'s; a setting that does not apply to the rule is set
+    to a neutral value (seed 0, trials 1, retries 1), so it cannot change a row or a
+    job's parameters. Bad values raise :class:`~knight.core.checks.SettingError` naming
+    the setting."""
 
     rule: str
-    order: str = "12345678"
-    seed: int = 0
-    trials: int = 1
-    retries: int = 1
+    order: str = DEFAULT_ORDER
+    seed: int = DEFAULT_SEED
+    trials: int = DEFAULT_TRIALS
+    retries: int = DEFAULT_RETRIES
 
     def __post_init__(self) -> None:
-        rule_code(self.rule)
-        order_rank(self.order)  # validates
-        for name, low in (("seed", 0), ("trials", 1), ("retries", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-                raise ValueError(f"{self.rule}: {name} must be an integer of at least {low}, got {value!r}")
+        try:
+            rule_code(self.rule)
+        except ValueError as exc:
+            raise SettingError("rule", str(exc)) from None
+        try:
+            order_rank(self.order)
+        except ValueError as exc:
+            raise SettingError("order", f"{self.order!r}: {exc}") from None
+        random = self.rule in RANDOM_RULES
+        for name, neutral, applies in (
+            ("seed", 0, random),
+            ("trials", 1, random),
+            ("retries", 1, self.rule == "random-order"),
+        ):
+            try:
+                value = check_setting(name, getattr(self, name)) if applies else neutral
+            except ValueError as exc:
+                raise SettingError(name, str(exc)) from None
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_settings(cls, rule: str, settings: Mapping | None = None) -> RuleSpec:
-        """The rule under the workflow's ``rules.settings`` (absent keys: defaults)."""
+        """The rule under the workflow's ``rules.settings`` (absent keys: the defaults)."""
         s = dict((settings or {}).get(rule) or {})
-        random = rule in RANDOM_RULES
-        return cls(
-            rule,
-            order=str(s.get("order", "12345678")),
-            seed=int(s.get("seed", 0)) if random else 0,
-            trials=int(s.get("trials", 1)) if random else 1,
-            retries=int(s.get("retries", 1)) if rule == "random-order" else 1,
-        )
+        return cls(rule, **{k: (str(v).strip() if k == "order" else v) for k, v in s.items()})
 
     def params(self) -> dict:
         """Plain values that decide this rule's rows."""
@@ -165,21 +185,42 @@ class Study:
     chunk_runs: int = DEFAULT_CHUNK_RUNS
 
     def __post_init__(self) -> None:
-        if not self.rules or not self.boards:
-            raise ValueError(f"study {self.name!r}: needs at least one rule and one board")
+        """Every constraint of a study, in one place: the workflow's config check, the
+        command line and the Python API all build a Study and report its errors
+        (:class:`~knight.core.checks.SettingError`, naming ``rules``, ``boards``,
+        ``starts`` or ``orders``)."""
+        if not self.rules:
+            raise SettingError("rules", f"study {self.name!r}: needs at least one rule")
+        if not self.boards:
+            raise SettingError("boards", f"study {self.name!r}: needs at least one board")
         for spec in self.rules:
             if spec.rule == "squirrel-cull":
-                bad = [b.name for b in self.boards if not b.square or b.rows < 5]
-                if bad:
-                    raise ValueError(
-                        f"study {self.name!r}: squirrel-cull needs square boards of side 5 or more, not {bad[0]}"
-                    )
+                for board in self.boards:
+                    try:
+                        check_board(board.rows, board.cols)
+                    except ValueError as exc:
+                        raise SettingError("boards", str(exc)) from None
                 if self.starts != "corner":
-                    raise ValueError(f"study {self.name!r}: squirrel-cull starts from (1, 1) only")
+                    raise SettingError(
+                        "starts", f"{self.starts!r}: squirrel-cull starts from (1, 1) only: use starts: corner"
+                    )
             if self.orders != "default" and spec.rule not in ORDER_RULES:
-                raise ValueError(f"study {self.name!r}: {spec.rule} takes no tie orders (orders: {self.orders!r})")
+                other = [s.rule for s in self.rules if s.rule not in ORDER_RULES]
+                raise SettingError(
+                    "orders",
+                    f"{self.orders!r}: only {', '.join(ORDER_RULES)} take tie orders, not {', '.join(other)}",
+                )
+        if not isinstance(self.orders, str):
+            for order in self.orders:
+                try:
+                    order_rank(order)
+                except ValueError as exc:
+                    raise SettingError("orders", f"{order!r}: {exc}") from None
         for board in self.boards:
-            self.start_squares(board)  # validates starts on every board
+            try:
+                self.start_squares(board)
+            except ValueError as exc:
+                raise SettingError("starts", str(exc)) from None
 
     @classmethod
     def from_config(cls, study: Mapping, section: Mapping | None = None) -> Study:
@@ -399,3 +440,73 @@ def n_tasks(study: Study, rule: str, k: int) -> int:
     if chunk.kind == "tree":
         return len(chunk_tasks(chunk.sweep, chunk.sweep_chunk))
     return len(walk_tasks(study, chunk))
+
+
+def run(
+    board,
+    rule: str,
+    starts="corner",
+    *,
+    order: str = DEFAULT_ORDER,
+    orders="default",
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    retries: int = DEFAULT_RETRIES,
+    workers: int = 1,
+    progress: bool = True,
+):
+    """``rule`` on ``board`` from ``starts``: a ``polars.DataFrame`` of runs, one row per
+    (start, trial), or per (start, order) with ``orders``.
+
+    The columns are the rules stage's runs table's (:data:`RUNS_SCHEMA`): ``start`` and
+    ``end`` are square indices ``row * cols + col``, ``order`` the rank of the tie order
+    used (null for random and squirrel-cull), ``attempts`` random-order's attempts.
+    ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides at least 3);
+    ``starts``: ``"corner"`` ((1, 1)), ``"all"`` or 1-based ``(row, col)`` pairs;
+    ``order``: the tie order after the rule's key (fixed, pohl, roth, corner);
+    ``orders``: ``"default"`` (that one order), ``"all"`` or order strings (every one
+    from every start, tie-tree engine); ``trials``, ``seed``: runs per start and the
+    generator's seed of the random rules; ``retries``: random-order's attempts at most;
+    ``workers``: Dask worker threads (1: this thread, no Dask). Defaults are
+    :mod:`knight.core.tiebreak`'s, as on the command line (``knight rules``). A progress
+    bar is drawn when stderr is a terminal (and ``progress``). Bad arguments raise
+    ``ValueError`` naming the argument.
+
+    >>> run(8, "pohl").select("rule", "start", "visited", "complete").rows()
+    [('pohl', 0, 64, True)]
+    """
+    import contextlib
+
+    import polars as pl
+
+    from knight.core.checks import board_arg, int_arg, square_arg
+    from knight.runtime.progress import Progress
+
+    board = board_arg(board)
+    if not isinstance(starts, str):
+        starts = tuple(sorted({board.human(square_arg(board, s, name="starts")) for s in starts}))
+    if not isinstance(orders, str):
+        orders = tuple(sorted({str(o).strip() for o in orders}))
+    try:
+        spec = RuleSpec(rule, order=str(order).strip(), seed=seed, trials=trials, retries=retries)
+        study = Study("api", (spec,), (board,), starts=starts, orders=orders)
+    except SettingError as exc:
+        raise exc.renamed({"boards": "board", "rules": "rule"}) from None
+    workers = int_arg("workers", workers, 1)
+    chunks = range(len(study.chunks(rule)))
+    if workers == 1:
+        client_context = contextlib.nullcontext()
+    else:
+        from knight.runtime.cluster import dask_client
+
+        client_context = dask_client(workers)
+    with (
+        client_context as client,
+        Progress(
+            sum(n_tasks(study, rule, k) for k in chunks),
+            f"rules {rule} {board.name}",
+            enabled=None if progress else False,
+        ) as bar,
+    ):
+        tables = [run_chunk(study, rule, k, client=client, progress=bar).table for k in chunks]
+    return pl.from_arrow(pa.concat_tables(tables))

@@ -1,7 +1,9 @@
 """Aggregates of the rules stage's runs, as polars lazy queries.
 
-Every function takes a ``LazyFrame`` of runs (:data:`knight.rules.studies.RUNS_SCHEMA` plus
-a ``study`` column) and returns a ``LazyFrame``; nothing is collected here. Boards are
+Every aggregate takes runs (:data:`knight.rules.studies.RUNS_SCHEMA`, e.g. from
+:func:`knight.rules.run`, with a ``study`` column where they come from the workflow) as a
+``LazyFrame`` and returns a ``LazyFrame`` (nothing collected), or as a ``DataFrame`` and
+returns a ``DataFrame``. Without a ``study`` column the tables have none. Boards are
 ``rows`` x ``cols``; squares appear as indices and 1-based ``row``/``col``.
 """
 
@@ -9,13 +11,19 @@ from __future__ import annotations
 
 import polars as pl
 
-from knight.core.frames import square_coords
+from knight.core.frames import same_kind, square_coords
 from knight.core.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
 KEYS = ["study", "rule", "rows", "cols"]
 #: Normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
+
+
+def keys(runs: pl.LazyFrame, *names: str) -> list[str]:
+    """``names`` (default :data:`KEYS`) less ``study`` when the runs have no such column."""
+    names = list(names or KEYS)
+    return names if "study" in runs.collect_schema().names() else [n for n in names if n != "study"]
 
 
 def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
@@ -28,14 +36,21 @@ def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
     return pl.min_horizontal(centre - half, p).clip(0.0, 1.0), pl.max_horizontal(centre + half, p).clip(0.0, 1.0)
 
 
+@same_kind
 def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per study, rule and board: runs, complete, closed, their rates, the mean number of
     attempts, and for the random rules a 95 % (Wilson) interval of the completion rate
-    (each run taken as an independent trial; null for deterministic rules)."""
+    (each run taken as an independent trial; null for deterministic rules).
+
+    >>> import knight
+    >>> completion(knight.rules.run(8, "random", trials=100, seed=1)).select("runs", "complete").rows()
+    [(100, 96)]
+    """
     random = pl.col("rule").is_in(list(RANDOM_RULES))
     low, high = wilson(pl.col("complete"), pl.col("runs"))
+    by = keys(runs)
     return (
-        runs.group_by(KEYS)
+        runs.group_by(by)
         .agg(
             pl.len().cast(pl.UInt64).alias("runs"),
             pl.col("start").n_unique().cast(pl.UInt32).alias("starts"),
@@ -49,19 +64,21 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
             pl.when(random).then(low).alias("ci_low"),
             pl.when(random).then(high).alias("ci_high"),
         )
-        .sort(KEYS)
+        .sort(by)
     )
 
 
+@same_kind
 def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per study and deterministic rule, from (1, 1) (start square 0): boards run, the
     boards on which the run is not a complete tour (smallest first, as ``RxC`` names),
     the smallest of them and the largest board run."""
     name = pl.format("{}x{}", "rows", "cols")
     corner = runs.filter((pl.col("start") == 0) & ~pl.col("rule").is_in(list(RANDOM_RULES)))
+    by = keys(runs, "study", "rule")
     return (
         corner.sort("rows", "cols")
-        .group_by(["study", "rule"], maintain_order=True)
+        .group_by(by, maintain_order=True)
         .agg(
             pl.len().cast(pl.UInt32).alias("boards"),
             name.filter(~pl.col("complete")).alias("failing"),
@@ -70,42 +87,43 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
             name.last().alias("largest_board"),
         )
         .with_columns(pl.col("failing").list.len().cast(pl.UInt32).alias("failures"))
-        .select(
-            "study", "rule", "boards", "largest_board", "failures", "first_failure", "first_failure_visited", "failing"
-        )
-        .sort("study", "rule")
+        .select(*by, "boards", "largest_board", "failures", "first_failure", "first_failure_visited", "failing")
+        .sort(by)
     )
 
 
+@same_kind
 def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
     """The thesis's table 57 from runs of one order from every start: per study, rule
     and board, starts run, complete and closed tours, and the starts whose tour closes
     (1-based ``(row, col)`` as text)."""
     label = pl.format("({},{})", *square_coords("start", "s_"))
+    by = keys(runs)
     return (
-        runs.sort(*KEYS, "start")
-        .group_by(KEYS, maintain_order=True)
+        runs.sort(*by, "start")
+        .group_by(by, maintain_order=True)
         .agg(
             pl.len().cast(pl.UInt32).alias("starts"),
             pl.col("complete").sum().cast(pl.UInt32).alias("complete"),
             pl.col("closed").sum().cast(pl.UInt32).alias("closed"),
             label.filter(pl.col("closed")).alias("closed_starts"),
         )
-        .sort(KEYS)
+        .sort(by)
     )
 
 
+@same_kind
 def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
     """random-order: per study and board, runs still without a complete tour after
     ``after`` attempts, for ``after`` = 1 .. the most attempts any run made (figure 20)."""
     ro = runs.filter(pl.col("rule") == "random-order")
-    keys = ["study", "rows", "cols"]
-    total = ro.group_by(keys).agg(
+    by = keys(runs, "study", "rows", "cols")
+    total = ro.group_by(by).agg(
         pl.len().cast(pl.Int64).alias("runs"), pl.col("attempts").max().cast(pl.Int64).alias("most")
     )
     done = (
         ro.filter(pl.col("complete"))
-        .group_by([*keys, "attempts"])
+        .group_by([*by, "attempts"])
         .agg(pl.len().cast(pl.Int64).alias("done"))
         .with_columns(pl.col("attempts").cast(pl.Int64).alias("after"))
         .drop("attempts")
@@ -113,55 +131,61 @@ def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
     return (
         total.with_columns(pl.int_ranges(1, pl.col("most") + 1).alias("after"))
         .explode("after")
-        .join(done, on=[*keys, "after"], how="left")
-        .sort(*keys, "after")
-        .with_columns(pl.col("done").fill_null(0).cum_sum().over(keys).alias("done_by"))
-        .select(*keys, "after", "runs", (pl.col("runs") - pl.col("done_by")).alias("incomplete"))
+        .join(done, on=[*by, "after"], how="left")
+        .sort(*by, "after")
+        .with_columns(pl.col("done").fill_null(0).cum_sum().over(by).alias("done_by"))
+        .select(*by, "after", "runs", (pl.col("runs") - pl.col("done_by")).alias("incomplete"))
         .with_columns((pl.col("incomplete") / pl.col("runs")).alias("incomplete_rate"))
     )
 
 
+@same_kind
 def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per study, rule, board and square (runs from every start): complete tours ending
     there and closed tours starting there (figures 27 and 28)."""
+    by = keys(runs)
     ending = (
         runs.filter(pl.col("complete"))
-        .group_by([*KEYS, "end"])
+        .group_by([*by, "end"])
         .agg(pl.len().cast(pl.UInt32).alias("complete_ends"))
         .rename({"end": "square"})
     )
     starting = (
         runs.filter(pl.col("closed"))
-        .group_by([*KEYS, "start"])
+        .group_by([*by, "start"])
         .agg(pl.len().cast(pl.UInt32).alias("closed_starts"))
         .rename({"start": "square"})
     )
     return (
-        ending.join(starting, on=[*KEYS, "square"], how="full", coalesce=True)
+        ending.join(starting, on=[*by, "square"], how="full", coalesce=True)
         .with_columns(pl.col("complete_ends", "closed_starts").fill_null(0), *square_coords("square"))
-        .select(*KEYS, "square", "row", "col", "complete_ends", "closed_starts")
-        .sort(*KEYS, "square")
+        .select(*by, "square", "row", "col", "complete_ends", "closed_starts")
+        .sort(*by, "square")
     )
 
 
+@same_kind
 def times(times: pl.LazyFrame) -> pl.LazyFrame:
     """Per study, rule and board: runs, knight steps, compute seconds (summed over the
     jobs' tasks) and steps per second."""
+    by = keys(times)
     return (
-        times.group_by(KEYS)
+        times.group_by(by)
         .agg(pl.col("runs").sum(), pl.col("steps").sum(), pl.col("seconds").sum())
         .with_columns((pl.col("steps") / pl.col("seconds")).alias("steps_per_second"))
-        .sort(KEYS)
+        .sort(by)
     )
 
 
+@same_kind
 def squirrel_cull(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Squirrel and Cull's runs (from (1, 1) on m x m boards): per study and m, squares
     visited, the board's squares, the fraction covered, complete and closed."""
+    by = keys(runs, "study")
     return (
         runs.filter(pl.col("rule") == "squirrel-cull")
         .select(
-            "study",
+            *by,
             pl.col("rows").alias("m"),
             "visited",
             (pl.col("rows").cast(pl.UInt32) * pl.col("cols").cast(pl.UInt32)).alias("squares"),
@@ -169,5 +193,5 @@ def squirrel_cull(runs: pl.LazyFrame) -> pl.LazyFrame:
             "closed",
         )
         .with_columns((pl.col("visited") / pl.col("squares")).alias("covered"))
-        .sort("study", "m")
+        .sort(*by, "m")
     )

@@ -88,6 +88,13 @@ def _ask_scheduler(address: str, timeout: float) -> dict:
         return pool.submit(asyncio.run, _identity(address, timeout)).result()
 
 
+def check_scheduler_choice(address, scheduler_file) -> None:
+    """``ValueError`` when both a scheduler address and a scheduler file are given (the
+    config's ``dask.scheduler`` and ``dask.scheduler_file``, the commands' options)."""
+    if address and scheduler_file:
+        raise ValueError("give dask.scheduler or dask.scheduler_file, not both")
+
+
 def check_scheduler(
     address: str | None = None,
     scheduler_file: str | os.PathLike | None = None,
@@ -101,8 +108,9 @@ def check_scheduler(
     given) or ``ConnectionError`` (nothing answering as a Dask scheduler), each with a
     one-line message naming the address or file; returns within about ``timeout`` s.
     """
-    if (address is None) == (scheduler_file is None):
-        raise ValueError("give either a dask scheduler address or a scheduler file, not both or neither")
+    check_scheduler_choice(address, scheduler_file)
+    if address is None and scheduler_file is None:
+        raise ValueError("give a dask scheduler address or a scheduler file")
     deadline = time.monotonic() + timeout
     where = f"dask scheduler {address}"
     if scheduler_file is not None:
@@ -125,7 +133,7 @@ def check_scheduler(
     quiet.setLevel(logging.CRITICAL)  # failed connects log tracebacks of their own
     try:
         info = _ask_scheduler(address, left)
-    except (asyncio.TimeoutError, TimeoutError):
+    except TimeoutError:
         raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
     except OSError as exc:  # refused or unreachable: Dask retries until its timeout
         if str(exc).startswith("Timed out"):
@@ -157,8 +165,6 @@ def dask_client(
     it starts in well under a second.
     """
     if scheduler or scheduler_file:
-        if scheduler and scheduler_file:
-            raise ValueError("dask.scheduler and dask.scheduler_file are exclusive: set one of them")
         address = check_scheduler(scheduler or None, scheduler_file or None, timeout=timeout)
         try:
             client = Client(address, timeout=timeout, set_as_default=False)

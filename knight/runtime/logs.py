@@ -3,25 +3,43 @@
 :func:`script_logging` sends Python ``logging`` (INFO and up, with times) to the job's
 log file and points the process's standard error there too, so warnings of libraries,
 Dask's messages and a failing job's traceback all end up in that one file. The
-traceback is also shown on the original standard error (Snakemake's console).
+traceback is also shown on the original standard error (Snakemake's console); a
+Ctrl-C, or a stored input that fails its check, is one line there instead.
+
+It also guards what the job reads and writes (:mod:`knight.core.seal`): every input is
+checked against its seal before the script goes on (a damaged input stops the job,
+named), the inputs' checksums are recorded as what the job's outputs are made from, and
+an output the job wrote without :mod:`knight.core.io` is sealed when the job succeeds.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import sys
 import traceback
 
+from knight.core import seal
+
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+#: Exceptions the job ended with (set by its excepthook): its outputs are then not sealed.
+_failed: list[type] = []
+#: One line for these failures, on the console and in the log: their message says it all.
+_ONE_LINE = (KeyboardInterrupt, seal.SealError)
+_RECOVER = "run the workflow again: its start-up check removes the file and remakes it"
 
 
 def script_logging(sm, name: str = "knight") -> logging.Logger:
     """Logger for a Snakemake script ``sm`` (the injected ``snakemake`` object), writing
-    to ``sm.log[0]``; a script without a log file logs to standard error."""
+    to ``sm.log[0]``; a script without a log file logs to standard error. Checks the
+    job's inputs against their seals first (:func:`guard_job`)."""
     logger = logging.getLogger(name)
     if not sm.log:
         logging.basicConfig(level=logging.INFO, format=FORMAT)
+        guard_job(sm, logger)
         return logger
     path = str(sm.log[0])
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
@@ -31,15 +49,58 @@ def script_logging(sm, name: str = "knight") -> logging.Logger:
     sys.stderr = log_file
     logging.basicConfig(level=logging.INFO, format=FORMAT, stream=log_file, force=True)
     logging.captureWarnings(True)
+    job = f"{getattr(sm, 'rule', 'job')} ({path})"
 
     def excepthook(kind, value, tb):
-        text = "".join(traceback.format_exception(kind, value, tb))
-        logger.error("job failed:\n%s", text.rstrip())
-        console.write(text)
+        _failed.append(kind)
+        if issubclass(kind, _ONE_LINE):
+            line = "interrupted (Ctrl-C)" if issubclass(kind, KeyboardInterrupt) else str(value)
+            logger.error("job stopped: %s", line)
+            console.write(f"{job}: {line}\n")
+        else:
+            text = "".join(traceback.format_exception(kind, value, tb))
+            logger.error("job failed:\n%s", text.rstrip())
+            console.write(text)
         console.flush()
 
     sys.excepthook = excepthook
+    guard_job(sm, logger)
     return logger
+
+
+def guard_job(sm, logger: logging.Logger) -> None:
+    """Check every input of the job against its seal (raising :class:`knight.core.seal.SealError`,
+    one line naming the file, if it differs); record the inputs' checksums as what this
+    job's outputs are made from; and seal at a successful exit any output written without
+    :mod:`knight.core.io` (the job wrote it: Snakemake removes a job's outputs before it
+    runs)."""
+    sources = {}
+    for path in _files(getattr(sm, "input", ())):
+        sealed = seal.check(path, required=False, recover=_RECOVER)
+        sources[path] = sealed["sha256"] if sealed else None
+    seal.set_sources(sources)
+    outputs = _files(getattr(sm, "output", ()))
+
+    def seal_outputs():
+        if _failed or getattr(sys, "last_value", None) is not None:  # the script failed
+            return
+        for path in outputs:
+            if os.path.isfile(path) and not seal.matches(path):
+                seal.write_seal(path, path)
+                logger.info("sealed %s (written outside knight.core.io)", path)
+
+    atexit.register(seal_outputs)
+
+
+def _files(items) -> list[str]:
+    """The file paths of a Snakemake input/output list (nested lists flattened)."""
+    out = []
+    for item in items:
+        if isinstance(item, list | tuple):
+            out.extend(_files(item))
+        else:
+            out.append(str(item))
+    return out
 
 
 class LineLogger:

@@ -1,39 +1,48 @@
-"""Progress lines on a terminal; silent when stderr is not a terminal."""
+"""Progress bars on a terminal (tqdm: done / total, rate and time left); silent when
+stderr is not a terminal (a log, a pipe, a notebook)."""
 
 from __future__ import annotations
 
 import sys
-import time
+
+from tqdm import tqdm
 
 
 class Progress:
-    """Report ``done / total`` on stderr at most every ``interval`` seconds, on a TTY only."""
+    """Count finished tasks of ``total`` under ``label``, drawn on stderr only when it is a
+    terminal. ``total`` may be raised or lowered while running; ``done`` counts every
+    update, drawn or not."""
 
-    def __init__(self, total: int, label: str, *, interval: float = 0.5, stream=None, enabled=None):
-        self.total = max(int(total), 1)
-        self.label = label
-        self.interval = interval
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
+    def __init__(self, total: int, label: str, *, stream=None, enabled: bool | None = None):
+        stream = stream or sys.stderr
+        self.enabled = stream.isatty() if enabled is None else bool(enabled)
         self.done = 0
-        self._t0 = time.perf_counter()
-        self._last = 0.0
+        self._bar = tqdm(
+            total=max(int(total), 1),
+            desc=label,
+            unit="task",
+            file=stream,
+            disable=not self.enabled,
+            dynamic_ncols=True,
+            mininterval=0.5,
+            smoothing=0.1,
+        )
+
+    @property
+    def total(self) -> int:
+        return int(self._bar.total)
+
+    @total.setter
+    def total(self, value: int) -> None:
+        self._bar.total = max(int(value), 1)
+        self._bar.refresh()
 
     def update(self, n: int = 1) -> None:
         self.done += n
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self._last >= self.interval or self.done >= self.total:
-            self._last = now
-            pct = 100.0 * self.done / self.total
-            self.stream.write(f"\r{self.label}: {self.done}/{self.total} ({pct:5.1f}%) {now - self._t0:7.1f} s")
-            self.stream.flush()
+        self._bar.update(n)
 
     def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+        self._bar.close()
 
     def __enter__(self):
         return self

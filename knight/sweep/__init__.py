@@ -1,6 +1,16 @@
 """The sweep stage: every start x every tie order of a board.
 
-:mod:`.brute` (the fixed-order kernel over (start, order) pairs), :mod:`.tree` (the tie
-tree: each distinct path once), :mod:`.driver` (chunks, Dask tasks, the runs table),
-:mod:`.tables` (polars aggregates), :mod:`.thesis` (the thesis's tables 58 and 59).
+:func:`run` is the library's entry point (a ``polars.DataFrame`` of runs, one row per
+(start, order)); :mod:`.tables` holds its aggregates. Modules: :mod:`.brute` (the
+fixed-order kernel over (start, order) pairs), :mod:`.tree` (the tie tree: each distinct
+path once), :mod:`.driver` (chunks, Dask tasks, the runs table), :mod:`.tables` (polars
+aggregates), :mod:`.thesis` (the thesis's tables 58 and 59). Names are imported on
+first use.
 """
+
+from knight._lazy import attach
+
+#: Public names and the module each comes from (imported on first use).
+_EXPORTS = {"run": "knight.sweep.driver"}
+__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__all__ = ["run", "tables"]

@@ -13,11 +13,11 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.layout import BLOCKED, padded, record_row, unpad
+from knight.core.layout import BLOCKED, Outcomes, padded, record_row, unpad
 from knight.core.orders import N_ORDERS, all_orders, parse_order, unrank
 from knight.core.orders import rank as order_rank
-from knight.core.run import Run
 from knight.core.symmetry import group
+from knight.core.tour import Tour
 
 
 @nb.njit(nogil=True, cache=True)
@@ -61,13 +61,13 @@ def _walk(deg0, offsets, start, order, deg, path):
 
 
 @nb.njit(nogil=True, cache=True)
-def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out, complete_out, closed_out, ties_out):
-    """Run every pair ``(starts[i], ranks[i])`` into the outcome arrays; return knight steps.
+def run_batch(deg0, offsets, index, starts, ranks, orders, out):
+    """Run every pair ``(starts[i], ranks[i])`` into row ``i`` of ``out``; return knight steps.
 
     ``deg0, offsets, index`` come from :func:`padded`; ``orders`` is
-    :func:`knight.core.orders.all_orders` (uint8[40320, 8]). Starts and ends are board
-    square indices. Outputs are indexed like ``starts``: squares visited, end square,
-    complete, closed, tie points.
+    :func:`knight.core.orders.all_orders` (uint8[40320, 8]); ``out`` is a
+    :class:`knight.core.layout.Outcomes` indexed like ``starts``. Starts and ends are board
+    square indices.
     """
     size = index.shape[0]
     width = offsets[7] - 2  # move 8 is (+1, +2): one row down, two columns right
@@ -78,13 +78,12 @@ def run_batch(deg0, offsets, index, starts, ranks, orders, visited_out, end_out,
     for i in range(starts.shape[0]):
         p0 = index[starts[i]]
         n, ties = _walk(deg0, offsets, p0, orders[ranks[i]], deg, path)
-        outs = (visited_out, end_out, complete_out, closed_out, ties_out)
-        record_row(i, n, ties, path[n - 1], p0, offsets, width, cols, size, *outs)
+        record_row(out, i, n, ties, p0, path[n - 1], offsets, cols, size)
         steps += n - 1
     return steps
 
 
-def run(board: Board, start: int, order: str | int = "12345678") -> Run:
+def run(board: Board, start: int, order: str | int = "12345678") -> Tour:
     """The Warnsdorff run from square index ``start`` under ``order`` (string or rank)."""
     if isinstance(order, str):
         moves = parse_order(order)
@@ -98,7 +97,7 @@ def run(board: Board, start: int, order: str | int = "12345678") -> Run:
     deg0, offsets, index = padded(board)
     path = np.empty(board.size, np.int64)
     n, ties = _walk(deg0, offsets, index[start], moves, np.empty_like(deg0), path)
-    return Run(board, int(start), text, unpad(path[:n], board.cols), int(ties))
+    return Tour(board, int(start), text, unpad(path[:n], board.cols), int(ties))
 
 
 def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
@@ -107,26 +106,9 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
     ranks = np.ascontiguousarray(ranks, dtype=np.uint16)
     if starts.shape != ranks.shape:
         raise ValueError("starts and ranks must have the same length")
-    n = len(starts)
-    out = {
-        "visited": np.empty(n, np.uint32),
-        "end": np.empty(n, np.uint32),
-        "complete": np.empty(n, np.bool_),
-        "closed": np.empty(n, np.bool_),
-        "ties": np.empty(n, np.uint16),
-    }
-    run_batch(
-        *padded(board),
-        starts,
-        ranks,
-        all_orders(),
-        out["visited"],
-        out["end"],
-        out["complete"],
-        out["closed"],
-        out["ties"],
-    )
-    return out
+    out = Outcomes.empty(len(starts))
+    run_batch(*padded(board), starts, ranks, all_orders(), out)
+    return out._asdict()
 
 
 def image_outcomes(board: Board, order: str) -> list[dict]:

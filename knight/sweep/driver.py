@@ -24,8 +24,9 @@ import pyarrow as pa
 
 from knight.core import dataset
 from knight.core.board import Board, parse_board, parse_starts
+from knight.core.checks import SettingError
 from knight.core.io import write_parquet
-from knight.core.layout import padded
+from knight.core.layout import Outcomes, padded
 from knight.core.orders import N_ORDERS, all_orders
 from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
@@ -107,7 +108,7 @@ class SweepSpec:
         if self.rule not in ORDER_RULES:
             raise ValueError(f"rule {self.rule!r}: a sweep over tie orders takes one of {', '.join(ORDER_RULES)}")
         if int(self.chunk_runs) < 1:
-            raise ValueError(f"chunk_runs must be at least 1, got {self.chunk_runs}")
+            raise SettingError("chunk_runs", f"chunk_runs must be at least 1, got {self.chunk_runs}")
         object.__setattr__(self, "starts", np.unique(starts).astype(np.int64))
         object.__setattr__(self, "ranks", np.unique(ranks).astype(np.int64))
 
@@ -176,9 +177,7 @@ def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray) -> dict[str
     st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
     rk = np.tile(np.asarray(ranks, np.uint16), len(starts))
     out = {name: np.empty(len(st), dtype) for name, dtype in _OUTCOME_DTYPES.items()}
-    steps = run_batch(
-        *padded(board), st, rk, all_orders(), out["visited"], out["end"], out["complete"], out["closed"], out["ties"]
-    )
+    steps = run_batch(*padded(board), st, rk, all_orders(), Outcomes(**out))
     out["start"] = st
     out["order"] = rk
     out["steps"] = np.array([steps], np.int64)
@@ -355,9 +354,12 @@ class SweepSummary:
     files: list[Path]
 
 
-def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progress=None) -> SweepSummary:
+def sweep(
+    spec: SweepSpec, out_dir: str | Path | None = None, client=None, progress=None, on_chunk=None
+) -> SweepSummary:
     """Run every chunk of ``spec``; with ``out_dir``, write the board's runs dataset there
     (``board=RxC/part-NNNN.parquet``, then its manifest, see :mod:`knight.core.dataset`).
+    ``on_chunk(result)`` is called with each chunk's :class:`ChunkResult`, in order.
 
     The output folder is checked before any computing; earlier parts of the board's
     folder are removed first, so a reused folder never holds two runs' rows.
@@ -375,6 +377,8 @@ def sweep(spec: SweepSpec, out_dir: str | Path | None = None, client=None, progr
         complete += int(np.count_nonzero(res.table.column("complete").to_numpy()))
         closed += int(np.count_nonzero(res.table.column("closed").to_numpy()))
         steps += res.steps
+        if on_chunk is not None:
+            on_chunk(res)
         if folder is not None:
             path = chunk_path(out_dir, spec.board, k, spec.rule)
             write_chunk(res, path)
@@ -417,8 +421,77 @@ def total_tasks(spec: SweepSpec) -> int:
     return sum(len(chunk_tasks(spec, k)) for k in range(n_chunks(spec)))
 
 
+def run(
+    board,
+    starts="all",
+    orders="all",
+    rule: str = "fixed",
+    engine: str = "tree",
+    workers: int = 1,
+    out: str | Path | None = None,
+    *,
+    chunk_runs: int = DEFAULT_CHUNK_RUNS,
+):
+    """Warnsdorff's rule from every start under every tie order of ``board``: a
+    ``polars.DataFrame`` with one row per (start, order), sorted by start, then order.
+
+    The columns are the Parquet runs table's (:data:`RUNS_SCHEMA`): ``start`` and ``end``
+    are square indices ``row * cols + col`` (0-based), ``order`` the tie order's rank
+    (docs/conventions.md). ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides
+    at least 3); ``starts``: ``"all"``, ``"corner"`` or 1-based ``(row, col)`` pairs;
+    ``orders``: ``"all"`` (the 40,320) or order strings; ``rule``: fixed, pohl, roth or
+    corner (each order breaks the ties the rule's key leaves); ``engine``: ``"tree"``
+    (each distinct path walked once) or ``"brute"`` (every pair walked: the independent
+    check); ``workers``: Dask worker threads (1: this thread, no Dask). With ``out`` the
+    runs dataset is written there too, as ``knight sweep --out`` writes it (the folder
+    is checked before any work). A progress bar is drawn when stderr is a terminal.
+
+    >>> runs = run(5, starts=[(1, 1)], orders=["12345678", "21345678"])
+    >>> runs.select("start", "order", "visited", "complete").rows()
+    [(0, 0, 25, True), (0, 5040, 25, True)]
+    """
+    import contextlib
+
+    import polars as pl
+
+    from knight.core.checks import board_arg, choice_arg, int_arg, named
+    from knight.runtime.progress import Progress
+
+    board = board_arg(board, min_side=3)
+    try:
+        squares = parse_starts(board, starts)
+    except ValueError as exc:
+        raise ValueError(named("starts", str(exc))) from None
+    try:
+        ranks = parse_orders(orders)
+    except ValueError as exc:
+        raise ValueError(named("orders", str(exc))) from None
+    spec = SweepSpec(
+        board,
+        starts=squares,
+        ranks=ranks,
+        chunk_runs=int_arg("chunk_runs", chunk_runs, 1),
+        engine=choice_arg("engine", engine, ENGINES),
+        rule=rule,
+    )
+    workers = int_arg("workers", workers, 1)
+    if out is not None:
+        check_output_dir(board_folder(out, board, spec.rule))
+    tables = []
+    if workers == 1:
+        client_context = contextlib.nullcontext()
+    else:
+        from knight.runtime.cluster import dask_client
+
+        client_context = dask_client(workers)
+    with client_context as client, Progress(total_tasks(spec), f"sweep {board.name}") as bar:
+        sweep(spec, out, client=client, progress=bar, on_chunk=lambda res: tables.append(res.table))
+    return pl.from_arrow(pa.concat_tables(tables))
+
+
 __all__ = [
     "ENGINES",
+    "run",
     "RUNS_SCHEMA",
     "RUNS_PARQUET",
     "SweepSpec",

@@ -1,8 +1,9 @@
 """Aggregates of a runs table, as polars lazy queries (one board or many).
 
-Every function takes a ``LazyFrame`` with the runs columns (``rows, cols, start,
-order, visited, end, complete, closed, ties``) and returns a ``LazyFrame``; nothing
-is collected here. Squares appear both as indices and 1-based ``row``/``col``.
+Every aggregate takes the runs (columns ``rows, cols, start, order, visited, end,
+complete, closed, ties``, e.g. from :func:`knight.sweep.run`) as a ``LazyFrame`` and
+returns a ``LazyFrame`` (nothing collected), or as a ``DataFrame`` and returns a
+``DataFrame``. Squares appear both as indices and 1-based ``row``/``col``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from knight.core.board import Board
-from knight.core.frames import square_coords
+from knight.core.frames import same_kind, square_coords
 from knight.core.orders import order_strings
 from knight.core.symmetry import group
 from knight.sweep.driver import RUNS_SCHEMA
@@ -44,8 +45,14 @@ def order_catalogue(board: Board) -> pl.LazyFrame:
     )
 
 
+@same_kind
 def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per board: runs, complete, closed, completion rate, closed rate."""
+    """Per board: runs, complete, closed, completion rate, closed rate.
+
+    >>> import knight
+    >>> completion(knight.sweep.run(6)).select("runs", "complete", "closed").rows()
+    [(1451520, 1431808, 182448)]
+    """
     return (
         runs.group_by(_BOARD_KEYS)
         .agg(
@@ -61,9 +68,12 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def orders(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
+@same_kind
+def orders(runs: pl.LazyFrame, board: Board | None = None) -> pl.LazyFrame:
     """Per order of one board: string, class id, starts run, complete and closed counts,
-    and ``complete_all`` (it completes from every start run: the thesis's table 58)."""
+    and ``complete_all`` (it completes from every start run: the thesis's table 58).
+    ``board``: the runs' board (read from the runs when None: one pass over them)."""
+    board = board or one_board(runs)
     return (
         runs.group_by([*_BOARD_KEYS, "order"])
         .agg(
@@ -78,6 +88,7 @@ def orders(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
     )
 
 
+@same_kind
 def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per start: orders run, complete, failing (the thesis's table 59) and closed counts."""
     return (
@@ -93,6 +104,7 @@ def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+@same_kind
 def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
     """Per symmetry class (from an :func:`orders` table): members, size, complete and
     closed counts of its members, and ``agree`` (all members have equal counts)."""
@@ -116,8 +128,11 @@ def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def ends(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
-    """Per square of the board: complete tours ending there and closed tours ending there."""
+@same_kind
+def ends(runs: pl.LazyFrame, board: Board | None = None) -> pl.LazyFrame:
+    """Per square of the board: complete tours ending there and closed tours ending there.
+    ``board``: the runs' board (read from the runs when None: one pass over them)."""
+    board = board or one_board(runs)
     squares = pl.LazyFrame(
         {
             "rows": np.full(board.size, board.rows, np.uint16),
@@ -139,6 +154,15 @@ def ends(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
         .select([*_BOARD_KEYS, "end", "row", "col", "complete", "closed"])
         .sort([*_BOARD_KEYS, "end"])
     )
+
+
+def one_board(runs: pl.LazyFrame) -> Board:
+    """The one board of ``runs``; ``ValueError`` when they hold several (pass ``board``)."""
+    sizes = runs.select(_BOARD_KEYS).unique().sort(_BOARD_KEYS).collect().rows()
+    if len(sizes) != 1:
+        names = ", ".join(f"{r}x{c}" for r, c in sizes) or "none"
+        raise ValueError(f"runs hold boards {names}: give the board, or filter the runs to one board")
+    return Board(*sizes[0])
 
 
 def starts_closed_under_symmetry(board: Board, start_squares: np.ndarray) -> bool:

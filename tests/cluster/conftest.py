@@ -21,3 +21,10 @@ def slurm():
             pytest.fail(f"KNIGHT_REQUIRE_SLURM=1 but {problem}")
         pytest.skip(problem)
     return node_cpus()
+
+
+def pytest_collection_modifyitems(items):
+    """Every test that submits to Slurm is slow (the fast tier, pytest -m 'not slow', leaves it out)."""
+    for item in items:
+        if "slurm" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

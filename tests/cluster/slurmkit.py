@@ -63,10 +63,11 @@ def write_config(path: Path, cfg: dict) -> Path:
 
 
 def snakemake_cmd(workdir: Path, configfile: Path, targets, *extra, slurm=True) -> list[str]:
-    """A snakemake command line: through the Slurm profile, or local with --cores 2."""
+    """A snakemake command line: through the Slurm profile as the README prints it (no
+    --max-threads: the workflow learns the node's CPUs), or local with --cores 2."""
     cmd = [str(BIN / "snakemake"), *targets, "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
     if slurm:
-        cmd += ["--workflow-profile", str(PROFILE), "--max-threads", str(node_cpus()), *FAST_POLL]
+        cmd += ["--workflow-profile", str(PROFILE), *FAST_POLL]
     else:
         cmd += ["--cores", "2"]
     return cmd + [*extra, "--configfile", str(configfile)]  # last: it takes several values

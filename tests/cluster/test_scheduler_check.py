@@ -142,6 +142,6 @@ def test_bad_address_and_bad_arguments():
         check_scheduler()
     with pytest.raises(ValueError):
         check_scheduler("tcp://a:1", scheduler_file="f.json")
-    with pytest.raises(ValueError, match="exclusive"):
+    with pytest.raises(ValueError, match="not both"):
         with dask_client(scheduler="tcp://a:1", scheduler_file="f.json"):
             pass

@@ -2,13 +2,15 @@
 # section), what each stage makes (files, chunks, datasets), the resources of its jobs,
 # and the checks run before any job. The stages' rule files hold only rules.
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from knight.core import dataset
+from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
+from knight.core.tiebreak import RULES
 from knight.pipeline.codehash import code_version
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
@@ -175,7 +177,7 @@ IMAGES = FIGURES["images_of_order"]
 IMAGES_STEM = f"{parse_board(IMAGES['board']).name}_{IMAGES['order']}" if IMAGES else None
 
 
-# --- datasets: checked before any job, cleaned before the first -----------------------
+# --- stored results: checked before any job, cleaned before the first -------------------
 #: Every dataset folder the plan writes, with its part files.
 DATASETS = {f"results/runs/board={b}": chunk_files(b) for b in SWEPT_BOARDS}
 for _s, _r in RULES_DATASETS:
@@ -195,22 +197,35 @@ def check_dask_scheduler():
             raise WorkflowError(f"config key dask: {exc}") from None
 
 
-def check_existing_parts():
-    """Stop before any job if a part of the plan exists but cannot be read as Parquet (a
-    truncated or damaged file): a corrupt input keeps failing, named, until it is remade
-    (deleted and rerun). A readable part of another plan (other rows) is not an error:
-    its job's parameters changed, so Snakemake remakes it, and the manifest job checks
-    every part's rows against the plan."""
-    bad = []
-    for files in DATASETS.values():
-        for path in files:
-            if os.path.exists(path):
-                try:
-                    dataset.check_part(path)
-                except dataset.DatasetError as exc:
-                    bad.append(str(exc))
-    if bad:
-        raise WorkflowError("result files that cannot be trusted:\n  " + "\n  ".join(bad))
+def check_stored_results():
+    """Before Snakemake plans any job: check every stored result under results/ against the
+    seal its writer recorded (knight.pipeline.integrity). A file that differs (or an output
+    without a seal) is removed with one line naming it, and so is every result made from
+    it, so Snakemake remakes them all: the results then equal a clean run's. Skipped while
+    another snakemake run holds the folder (a dry run to watch it, say)."""
+    import sys
+    import time
+
+    from knight.pipeline.integrity import check_results
+
+    if any(Path(".snakemake", "locks").glob("*.lock")):  # files of running jobs are half-written
+        print(
+            "results: not checked against their seals now: another snakemake run holds this folder "
+            "(.snakemake/locks; if none runs, `snakemake --unlock` clears them)",
+            file=sys.stderr,
+        )
+        return
+    outputs = [pattern for rule in workflow.rules for pattern in rule.output]
+    t0 = time.perf_counter()
+    found = check_results("results", is_output=lambda path: any(p.match(path) for p in outputs))
+    for line in found.lines():
+        print(line, file=sys.stderr)
+    if found.checked:
+        print(
+            f"results: {found.checked} files ({found.bytes / 1e6:.1f} MB) match their seals "
+            f"(checked in {time.perf_counter() - t0:.2f} s)",
+            file=sys.stderr,
+        )
 
 
 def remove_stale_parts():
@@ -223,7 +238,7 @@ def remove_stale_parts():
         for path in Path(folder).glob("part-*.parquet"):
             if path.name not in wanted:
                 print(f"removing stale part {path} (not in the current plan)")
-                path.unlink()
+                seal.remove(path)
     for path in dataset.remove_leftovers("results"):
         print(f"removing leftover temporary file {path}")
 
@@ -232,4 +247,54 @@ wildcard_constraints:
     board=r"\d+x\d+",
     chunk=r"\d{4}\d*",
     study=r"[a-z0-9][a-z0-9_-]*",
-    rule="|".join(["fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull"]),
+    rule="|".join(map(re.escape, RULES)),
+
+
+# --- the queens frontier stores -------------------------------------------------------
+def clean_frontier_stores():
+    """Remove the units of the frontier searches' stores that do not verify (damaged,
+    copied, of another plan), one line each, and the merge made from them: their jobs
+    remake both (Snakemake does not rerun a merge for an input that went missing). Runs
+    after check_stored_results(), so a unit whose bytes differ from its seal is named
+    for that, as every other result is."""
+    from knight.queens.units import clean_store, make_plan
+
+    for name, (n, k, units) in FRONTIER.items():
+        lines = clean_store(f"results/queens/frontier/{name}", make_plan(n, k, units))
+        for line in lines:
+            print(line)
+        merged = [Path(f"results/queens/frontier/{name}.{ext}") for ext in ("parquet", "csv", "json")]
+        for path in merged if lines else []:
+            if path.exists():
+                print(f"removing {path}: merged from a unit removed above")
+                path.unlink()
+
+
+# --- Slurm's limits -------------------------------------------------------------------
+# When the jobs go to Slurm, every job asks for at most the CPUs of the partition's
+# largest node, learned from sinfo here (knight.pipeline.slurm; --max-threads can lower
+# it): the profile's command works as printed on any cluster, and "auto" threads
+# (dask.workers) mean that many. Before the first submission (onstart),
+# check_slurm_jobs() stops the run on any job that no node could ever run.
+from knight.pipeline import slurm as slurm_limits
+
+SLURM_PARTITION = None
+if workflow.is_main_process and slurm_limits.submits_to_slurm(workflow.resource_settings):
+    try:
+        SLURM_PARTITION = slurm_limits.partition(slurm_limits.default_partition_name(workflow.resource_settings))
+    except slurm_limits.SlurmError as exc:
+        raise WorkflowError(str(exc)) from None
+    CORES = min(filter(None, [workflow.resource_settings.max_threads, SLURM_PARTITION.cpus]))
+    workflow.resource_settings.max_threads = CORES
+
+
+def check_slurm_jobs():
+    """Stop before any submission if a job asks for more than any node of its Slurm
+    partition has (memory, CPUs) or for longer than the partition allows: one line per rule."""
+    if SLURM_PARTITION is None:
+        return
+    lines = slurm_limits.impossible(workflow.dag.needrun_jobs())
+    if lines:
+        raise WorkflowError(
+            "jobs no Slurm node can run (lower the request or choose a partition):\n  " + "\n  ".join(lines)
+        )

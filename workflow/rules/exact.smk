@@ -1,6 +1,6 @@
 # exact stage: backtracking tour search from every start (seeds 001, 003) and
 # divide-and-conquer closed tours (seed 004). Config: the `exact:` section
-# (workflow/schemas/exact.schema.yaml, checked in knight/pipeline/config.py). Outputs under results/exact/.
+# (knight/pipeline/schemas/exact.schema.yaml, checked in knight/pipeline/config.py). Outputs under results/exact/.
 ALL_TARGETS += [
     f"results/exact/{name}.{ext}"
     for name in ("backtrack_runs", "backtrack_summary", "backtrack_starts", "construct")

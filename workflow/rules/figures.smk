@@ -1,8 +1,9 @@
 # figures stage: pictures of the sweep's findings (thesis chapters 7-8), the thesis's
 # tables 58/59 per board and the inputs of the HTML report
 # (snakemake --report results/report.html). Config: the `figures:` section
-# (workflow/schemas/figures.schema.yaml, checked in knight/pipeline/config.py). Every figure is a PNG (in the report) and an
-# SVG beside it; figures rerun only when their input tables, params or code change.
+# (knight/pipeline/schemas/figures.schema.yaml, checked in knight/pipeline/config.py). Every
+# figure is a PNG (in the report) and an SVG beside it; figures rerun only when their input
+# tables, params or code change.
 report: "../report/workflow.rst"
 
 

@@ -1,6 +1,6 @@
 # queens stage: dominating sets of k queens and N-queens placements, with the
 # speed-up S(p) = T(1)/T(p) and efficiency E(p) = S(p)/p of the Dask-split search.
-# Config: the `queens:` section (workflow/schemas/queens.schema.yaml), checked in
+# Config: the `queens:` section (knight/pipeline/schemas/queens.schema.yaml), checked in
 # knight/pipeline/config.py with every other section.
 
 ALL_TARGETS += [f"results/queens/frontier/{name}.parquet" for name in FRONTIER] + [

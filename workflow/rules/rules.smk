@@ -1,6 +1,6 @@
 # rules stage: the tie-break rules of docs/conventions.md run as studies (rules x boards x
 # starts); one job per chunk of bounded work, a manifest per (study, rule) dataset, then
-# aggregates and figures. Config: the `rules:` section (workflow/schemas/rules.schema.yaml).
+# aggregates and figures. Config: the `rules:` section (knight/pipeline/schemas/rules.schema.yaml).
 RULES_TARGETS = (
     [f for s, r in RULES_DATASETS for kind in ("runs", "times") for f in rules_chunk_files(s, r, kind)]
     + [f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]

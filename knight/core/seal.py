@@ -1,0 +1,200 @@
+"""Seals: what the writer of a file recorded about its bytes, at write time.
+
+Every file written through :func:`knight.core.io.atomic_path` gets a *seal*, a small JSON
+file ``.NAME.seal`` beside it (hidden, so a glob such as ``**/*.parquet`` never reads it),
+written by the same process from the finished temporary file just before it is renamed
+into place::
+
+    {"format": 1, "name": "board=5x5/part-0000.parquet", "bytes": 5712,
+     "sha256": "…", "from": {"results/runs/board=5x5/part-0000.parquet": "…"}}
+
+- ``name`` is the file's folder and name: a file moved or swapped into another place
+  (another part, another board) no longer matches its seal, even with the seal beside it.
+- ``bytes`` and ``sha256`` (hex) describe the bytes written. A seal is never computed from
+  a file found on disk: only its writer makes one (:func:`write_seal`), so a damaged file
+  is never blessed again.
+- ``from`` (workflow jobs only) maps each input the job read to the SHA-256 its seal had
+  (``None`` for an input without a seal, e.g. a Snakemake benchmark file): what the file
+  was made from, so a start-up check can tell which results were made from a file that
+  has since been damaged or remade (:mod:`knight.pipeline.integrity`).
+
+:func:`check` compares a file with its seal (size first, then SHA-256), and raises
+:class:`SealError` naming the file and how to recover.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+from pathlib import Path
+
+FORMAT = 1
+SUFFIX = ".seal"
+_BLOCK = 1 << 22
+
+#: Inputs of the running workflow job (path -> their seals' SHA-256, or None), recorded in
+#: the seal of every file the job writes; set by :func:`set_sources`.
+_sources: dict[str, str | None] = {}
+#: Files this process has checked against their seals: path -> (size, mtime_ns, ctime_ns, inode).
+_checked: dict[str, tuple[int, int, int, int]] = {}
+
+
+class SealError(ValueError):
+    """A file differs from what its writer recorded (or has no record); the message names it."""
+
+
+def seal_path(path: str | os.PathLike) -> Path:
+    """Path of the seal of ``path``: ``.NAME.seal`` in the same folder."""
+    path = Path(path)
+    return path.parent / f".{path.name}{SUFFIX}"
+
+
+def sealed_file(seal: str | os.PathLike) -> Path:
+    """The file a seal path ``.NAME.seal`` belongs to."""
+    seal = Path(seal)
+    return seal.parent / seal.name[1 : -len(SUFFIX)]
+
+
+def is_seal(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names a seal file."""
+    name = Path(path).name
+    return name.startswith(".") and name.endswith(SUFFIX) and len(name) > len(SUFFIX) + 1
+
+
+def seal_name(path: str | os.PathLike) -> str:
+    """What a seal records as the file's name: ``FOLDER/NAME``."""
+    path = Path(path)
+    return f"{path.parent.name}/{path.name}"
+
+
+def digest(path: str | os.PathLike) -> tuple[int, str]:
+    """Size (bytes) and SHA-256 (hex) of a file, read in 4 MB blocks (hashlib releases the
+    GIL on large blocks, so threads hash files in parallel)."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(_BLOCK), b""):
+            h.update(block)
+            size += len(block)
+    return size, h.hexdigest()
+
+
+def set_sources(sources: dict[str, str | None]) -> None:
+    """Record what the running job reads (path -> SHA-256 of its seal, or None); every seal
+    written afterwards by this process lists them as ``from``."""
+    _sources.clear()
+    _sources.update(sources)
+
+
+def write_seal(path: str | os.PathLike, written: str | os.PathLike) -> dict:
+    """Seal ``path`` with the bytes of ``written``, the finished temporary file its writer
+    is about to rename onto ``path`` (only a writer calls this). The seal itself is written
+    atomically and flushed to disk. Returns the seal."""
+    path = Path(path)
+    size, sha = digest(written)
+    seal = {"format": FORMAT, "name": seal_name(path), "bytes": size, "sha256": sha}
+    if _sources:
+        seal["from"] = dict(sorted(_sources.items()))
+    target = seal_path(path)
+    tmp = target.parent / f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    try:
+        with open(tmp, "x", encoding="utf-8") as f:
+            f.write(json.dumps(seal) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return seal
+
+
+def read_seal(path: str | os.PathLike) -> dict | None:
+    """The seal of ``path``, or None if it has none; :class:`SealError` if the seal itself
+    cannot be read."""
+    target = seal_path(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SealError(f"{path}: its seal {target.name} cannot be read ({exc})") from None
+    try:
+        seal = json.loads(text)
+        if not (isinstance(seal, dict) and isinstance(seal["bytes"], int) and isinstance(seal["sha256"], str)):
+            raise ValueError("not a seal")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SealError(f"{path}: its seal {target.name} is damaged ({exc})") from None
+    return seal
+
+
+def mismatch(path: str | os.PathLike, seal: dict) -> str | None:
+    """Why ``path`` does not match ``seal`` (a short phrase), or None if it matches."""
+    path = Path(path)
+    if seal.get("name") != seal_name(path):
+        return f"its seal was written for {seal.get('name')}"
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return "missing"
+    if size != seal["bytes"]:
+        return f"{size} bytes where its writer wrote {seal['bytes']}"
+    if digest(path)[1] != seal["sha256"]:
+        return "bytes differ from what its writer recorded"
+    return None
+
+
+def _stamp(path: str | os.PathLike) -> tuple[int, int, int, int]:
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+def check(path: str | os.PathLike, *, required: bool = True, recover: str = "rerun to remake it") -> dict | None:
+    """Check ``path`` against its seal; return the seal (None for an unsealed file when not
+    ``required``). Raises :class:`SealError` naming the file, what is wrong and ``recover``.
+
+    A file already checked by this process and not changed since (same size, times and
+    inode) is not hashed again.
+    """
+    key = os.fspath(path)
+    try:
+        seal = read_seal(path)
+    except SealError as exc:
+        raise SealError(f"{exc}; {recover}") from None
+    if seal is None:
+        if required:
+            raise SealError(f"{path}: no seal, so nothing says its bytes are the ones its writer wrote; {recover}")
+        return None
+    if key in _checked and os.path.exists(path) and _checked[key] == _stamp(path):
+        return seal
+    why = mismatch(path, seal)
+    if why is not None:
+        raise SealError(f"{path}: {why}; {recover}")
+    _checked[key] = _stamp(path)
+    return seal
+
+
+def matches(path: str | os.PathLike) -> bool:
+    """Whether ``path`` has a seal and matches it (see :func:`check`)."""
+    try:
+        return check(path) is not None
+    except SealError:
+        return False
+
+
+def remember(path: str | os.PathLike) -> None:
+    """Note that this process has just written ``path`` and its seal (no need to hash it
+    again in this process while it is unchanged)."""
+    _checked[os.fspath(path)] = _stamp(path)
+
+
+def remove(path: str | os.PathLike) -> None:
+    """Delete a file and its seal (either may be missing)."""
+    for p in (Path(path), seal_path(path)):
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+    _checked.pop(os.fspath(path), None)

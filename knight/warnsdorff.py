@@ -1,0 +1,57 @@
+"""One Warnsdorff run from one start under any tie-break rule, as a :class:`~knight.core.tour.Tour`.
+
+:func:`tour` is ``knight.tour``: the library's front door to a single run, with the
+command line's names and defaults (``knight tour``).
+"""
+
+from __future__ import annotations
+
+from knight.core.checks import board_arg, choice_arg, named, square_arg
+from knight.core.orders import parse_order
+from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES, check_setting
+from knight.core.tour import Tour
+
+
+def tour(
+    board,
+    start=(1, 1),
+    rule: str = "fixed",
+    order: str = DEFAULT_ORDER,
+    seed: int = DEFAULT_SEED,
+    *,
+    trial: int = 0,
+    retries: int = DEFAULT_RETRIES,
+) -> Tour:
+    """Run Warnsdorff's rule on ``board`` from ``start``, ties broken by ``rule``.
+
+    ``board``: ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`~knight.Board`;
+    ``start``: 1-based ``(row, col)`` or ``"R,C"``, row 1 at the top; ``rule``: one of
+    ``fixed, pohl, roth, corner, random, random-order, squirrel-cull``
+    (docs/conventions.md, "Tie-break rules"); ``order``: the tie order, highest priority
+    first, that breaks what the rule leaves tied (fixed, pohl, roth, corner); ``seed``
+    and ``trial`` key the random rules' draws; ``retries`` bounds random-order's
+    attempts. Bad arguments raise ``ValueError`` naming the argument.
+
+    >>> t = tour(8)
+    >>> t.visited, t.complete, t.closed, t.squares[-1], t.ties
+    (64, True, False, (2, 7), 14)
+    >>> tour(8, start=(9, 1))
+    Traceback (most recent call last):
+    ValueError: start: square (9, 1) is off the 8x8 board (rows 1..8, columns 1..8)
+    """
+    board = board_arg(board)
+    square = square_arg(board, start)
+    rule = choice_arg("rule", rule, RULES)
+    order = str(order).strip()
+    try:
+        parse_order(order)
+    except ValueError as exc:
+        raise ValueError(named("order", str(exc))) from None
+    seed, trial, retries = (check_setting(k, v) for k, v in (("seed", seed), ("trial", trial), ("retries", retries)))
+    if rule == "fixed":
+        from knight.sweep.brute import run
+
+        return run(board, square, order)
+    from knight.rules.kernel import run
+
+    return run(board, square, rule, order=order, seed=seed, trial=trial, retries=retries)

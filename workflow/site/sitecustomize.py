@@ -1,0 +1,39 @@
+"""Loaded by every Python process the workflow's jobs start (the Snakefile puts this folder
+first on their PYTHONPATH): a Ctrl-C that lands while a job's script is still starting
+(Snakemake's preamble, heavy imports) ends the job with one line instead of a traceback.
+Once the script runs, :func:`knight.runtime.logs.script_logging` takes over (one line in
+the job's log). Any other ``sitecustomize`` further down the path is run as well."""
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+
+
+def _excepthook(kind, value, tb, _previous=sys.excepthook):
+    if issubclass(kind, KeyboardInterrupt):
+        name = os.path.basename(sys.argv[0] or "python")  # Snakemake's copy: tmpXXXXXXXX.SCRIPT.py
+        sys.stderr.write(f"{name.split('.', 1)[-1] if name.startswith('tmp') else name}: interrupted (Ctrl-C)\n")
+        return
+    _previous(kind, value, tb)
+
+
+sys.excepthook = _excepthook
+
+# The Snakefile's shell prefix starts jobs with SIGINT ignored (a Ctrl-C during the
+# interpreter's own start-up cannot be caught); from here on it raises KeyboardInterrupt
+# again. A Ctrl-C in that first instant is lost: the job finishes, then Snakemake stops.
+if os.environ.pop("KNIGHT_JOB_SIGINT", None) == "restore":
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+_here = os.path.dirname(os.path.abspath(__file__))
+for _entry in sys.path:
+    if os.path.abspath(_entry or os.curdir) == _here:
+        continue
+    _spec = importlib.machinery.PathFinder.find_spec("sitecustomize", [_entry or os.curdir])
+    if _spec is not None and _spec.loader is not None:
+        _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
+        break
