@@ -9,13 +9,16 @@ placements of the prefix's rows and of every row below it except the last.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 
 from knight.queens import nqueens
 
 
-def partial(n: int, rows: int, first_limit: int) -> list[tuple[int, ...]]:
+@cache  # the same placements serve every depth
+def partial(n: int, rows: int, first_limit: int) -> tuple[tuple[int, ...], ...]:
     """Every placement of queens on rows 0..rows-1, no two attacking, row 0 in columns < first_limit."""
     out = [()]
     for r in range(rows):
@@ -26,7 +29,7 @@ def partial(n: int, rows: int, first_limit: int) -> list[tuple[int, ...]]:
             for c in range(limit)
             if all(c != pc and abs(c - pc) != r - pr for pr, pc in enumerate(p))
         ]
-    return out
+    return tuple(out)
 
 
 def reference(n: int, depth: int, mirror: bool) -> tuple[int, int]:

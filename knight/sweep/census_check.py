@@ -17,6 +17,13 @@ from knight.sweep.brute import outcomes
 #: Totals over every start x every order counted by brute force (docs/conventions.md):
 #: (rows, cols) -> (runs, complete, closed).
 PUBLISHED_TOTALS = {(5, 5): (1_008_000, 376_320, 0), (6, 6): (1_451_520, 1_431_808, 182_448)}
+#: Defaults of the census's check (config section ``census``, whose schema states them too):
+#: rows drawn per board, the seed of the draw, and the largest N of the N x N boards
+#: checked (from 5 x 5 on, :data:`CHECK_SMALLEST`).
+CHECK_SAMPLES = 20_000
+CHECK_SEED = 19
+CHECK_LARGEST = 16
+CHECK_SMALLEST = 5
 #: Columns compared with the brute-force engine.
 COMPARED = ("visited", "end", "complete", "closed", "ties")
 
@@ -45,6 +52,11 @@ def totals(runs: pl.LazyFrame) -> tuple[int, int, int]:
     """(runs, complete, closed) of a runs table."""
     row = runs.select(pl.len(), pl.col("complete").sum(), pl.col("closed").sum()).collect().row(0)
     return int(row[0]), int(row[1]), int(row[2])
+
+
+def checked_boards(boards: list[Board], largest: int = CHECK_LARGEST) -> list[Board]:
+    """The boards of ``boards`` the census checks: N x N with ``CHECK_SMALLEST <= N <= largest``."""
+    return [b for b in boards if b.square and CHECK_SMALLEST <= b.rows <= largest]
 
 
 def check_board(board: Board, runs: pl.LazyFrame, samples: int, seed: int) -> dict:
@@ -85,4 +97,17 @@ def check_page(results: list[dict], samples: int, seed: int) -> tuple[str, list[
     return "\n".join(lines) + "\n", failures
 
 
-__all__ = ["PUBLISHED_TOTALS", "CensusCheckError", "check_board", "check_page", "check_rows", "sample_rows", "totals"]
+__all__ = [
+    "CHECK_LARGEST",
+    "CHECK_SAMPLES",
+    "CHECK_SEED",
+    "CHECK_SMALLEST",
+    "PUBLISHED_TOTALS",
+    "CensusCheckError",
+    "check_board",
+    "check_page",
+    "check_rows",
+    "checked_boards",
+    "sample_rows",
+    "totals",
+]

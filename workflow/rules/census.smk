@@ -3,8 +3,6 @@
 # configured board. Definitions: docs/census.md. With config/census.yaml this is every
 # N x N board from 3 to 64; the runs come from the sweep stage's jobs.
 
-from knight.sweep.census import CENSUS_TABLES, PARTS as CENSUS_PARTS
-
 
 rule census_board:
     """One board's census parts, from a lazy scan of its verified runs dataset."""
@@ -51,12 +49,8 @@ rule census_tables:
         "../scripts/census_tables.py"
 
 
-#: Boards whose stored runs the census check recomputes on samples (those configured).
-CENSUS_CHECKED = [b for b in BOARDS if b in {f"{n}x{n}" for n in range(5, 17)}]
-
-
 rule census_check:
-    """Sampled rows of boards 5..16 recomputed by brute force, and the totals of 5x5 and
+    """Sampled rows of the boards 5x5 .. census.check_largest recomputed by brute force, and the totals of 5x5 and
     6x6 against the published ones; fails naming any difference."""
     input:
         expand("results/runs/board={board}/_manifest.json", board=CENSUS_CHECKED),
@@ -71,8 +65,8 @@ rule census_check:
         runtime=30,
     params:
         boards=CENSUS_CHECKED,
-        samples=20000,
-        seed=19,
+        samples=CENSUS["check_samples"],
+        seed=CENSUS["check_seed"],
         code=code("census_check"),
     script:
         "../scripts/census_check.py"
