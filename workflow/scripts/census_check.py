@@ -15,7 +15,8 @@ results = []
 for board_name, manifest in zip(sm.params.boards, sm.input, strict=True):
     board = parse_board(board_name)
     parts = dataset.verify(Path(manifest).parent, deep=True)
-    results.append(check_board(board, scan_runs([str(p) for p in parts]), sm.params.samples, sm.params.seed))
+    runs = scan_runs([str(p) for p in parts])
+    results.append(check_board(board, runs, sm.params.samples, sm.params.seed, whole=sm.params.whole))
     log.info("%s", results[-1])
 page, failures = check_page(results, sm.params.samples, sm.params.seed)
 if failures:
