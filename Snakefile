@@ -8,7 +8,7 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 # The workflow runs its own library (knight/ beside this file), here and in every job,
-# whatever else is installed: the code hashes of the rules are taken from the same code.
+# whatever else is installed: the code hashes of the Snakemake rules are taken from the same code.
 # Jobs also load workflow/site/sitecustomize.py: Ctrl-C while a job starts is one line.
 sys.path.insert(0, workflow.basedir)
 _JOB_PATH = [os.path.join(workflow.basedir, "workflow", "site"), workflow.basedir]
@@ -29,7 +29,7 @@ check_config_file(os.path.join(workflow.basedir, "config", "config.yaml"))
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
 
-# Each rules file appends the final outputs it owns to ALL_TARGETS.
+# Each stage's .smk file appends the final outputs it owns to ALL_TARGETS.
 ALL_TARGETS = []
 
 

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_integrity.py WORKDIR [--board 12x12] [--repeats 3]
 
-WORKDIR is a finished workflow run (e.g. of the default study's sweep_study). Prints:
+WORKDIR is a finished workflow run (e.g. of the default pipeline's sweep_stage). Prints:
 - SHA-256 throughput of one thread on a 100 MiB file (page cache);
 - the workflow's start-up check over WORKDIR/results (every sealed file hashed, in threads);
 - the per-board tables job of BOARD: its work (polars aggregates over the runs) and its

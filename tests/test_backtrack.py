@@ -161,7 +161,7 @@ def test_cli_errors(capsys):
 def test_study_tables_join_the_sweep_starts(tmp_path):
     import polars as pl
 
-    from knight.exact.study import backtrack_runs, backtrack_summary, start_answers, warnsdorff_beside
+    from knight.exact.searches import backtrack_runs, backtrack_summary, start_answers, warnsdorff_beside
 
     runs = backtrack_runs(B37, closed=False, prunes=["none", "pairs"], orderings=["warnsdorff"])
     assert runs.height == 2 * 21
@@ -208,7 +208,7 @@ def test_study_tables_join_the_sweep_starts(tmp_path):
 
 
 def test_study_gave_up_is_null():
-    from knight.exact.study import backtrack_runs, start_answers
+    from knight.exact.searches import backtrack_runs, start_answers
 
     runs = backtrack_runs(Board(6, 6), closed=True, prunes=["none"], orderings=["fixed"], limit=50)
     assert runs["found"].null_count() == 36

@@ -61,7 +61,7 @@ BAD_ARGS = [
     (["queens", "place", "8", "--output", "/etc/passwd/x.parquet"], "--output '/etc/passwd/x.parquet':"),
     (["queens", "place", "8", "--output", "{tmp}"], "the file name must end in .parquet"),
     (["queens", "dominate", "5", "3", "--unit", "1"], "--unit needs --store DIR"),
-    (["config", "sweep_study"], "config file sweep_study: cannot be read (No such file or directory); a target?"),
+    (["config", "sweep_stage"], "config file sweep_stage: cannot be read (No such file or directory); a target?"),
 ]
 
 

@@ -182,13 +182,18 @@ RULES_BAD = [
     ("rules.settings.random.seed", "x", "rules.settings.random.seed: 'x'"),
     ("rules.settings.random.trials", 0, "rules.settings.random.trials: 0"),
     ("rules.studies[0].boards", [4], "rules.studies[0].boards: 4x4: squirrel-cull needs a square board of side 5"),
-    ("rules.studies[0].starts", [[1, 9]], "rules.studies[0].starts: [[1, 9]]"),
+    (
+        "rules.studies[0].starts",
+        [[1, 2]],
+        "rules.studies[0].starts: [[1, 2]]: squirrel-cull starts from (1, 1) only: use starts: corner",
+    ),
+    ("rules.studies[0].starts", [[1, 9]], "rules.studies[0].starts[0]: [1, 9]: off the 5x5 board"),
     ("rules.studies[1].starts", [[6, 1]], "rules.studies[1].starts[0]: [6, 1]: off the 5x5 board"),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[p for p, _, _ in RULES_BAD])
+@pytest.mark.parametrize("path, value, message", RULES_BAD, ids=[f"{p}={v}" for p, v, _ in RULES_BAD])
 def test_workflow_stops_before_any_job(repo, tmp_path, path, value, message):
     """Through Snakemake: the rules stage's bad values stop the run at once, named, nothing written."""
     cfg = with_(
@@ -227,7 +232,7 @@ def test_exact_bad_values_stop_the_workflow_before_any_job(repo, tmp_path, path,
     """Issue 16 point 5: these passed the check and failed inside a job after 4 files were written."""
     cfg = with_(path, value, {"sweep": {"boards": [5]}, "exact": {"backtrack": {"boards": [{"board": 5}]}}})
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(cfg))
-    res = run_snakemake(tmp_path, "exact_study", configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
+    res = run_snakemake(tmp_path, "exact_stage", configfile=tmp_path / "bad.yaml", cores=1, timeout=300)
     assert res.returncode != 0
     assert message in res.stderr + res.stdout
     assert "Traceback" not in res.stderr

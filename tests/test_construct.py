@@ -147,7 +147,7 @@ def test_checker_catches_broken_tours():
 
 
 def test_construct_study_table():
-    from knight.exact.study import construct_runs
+    from knight.exact.searches import construct_runs
 
     table = construct_runs([6, "12x14", "8x20"], ["seed", "grid"])
     assert table.select("rows", "cols", "method").rows() == [

@@ -1,4 +1,4 @@
-"""Figures, thesis tables 58/59 and the Snakemake report, on a tiny study in a temp folder.
+"""Figures, thesis tables 58/59 and the Snakemake report, on a tiny pipeline in a temp folder.
 
 One workflow run (boards 5x5 and 6x6, every start x every order, brute engine, one sweep
 job per board) feeds every test here; the report test opens the report in headless Chromium.
@@ -51,7 +51,7 @@ def write_config(workdir, figures=FIG_CONFIG):
 
 
 @pytest.fixture(scope="module")
-def study(repo, tmp_path_factory):
+def tiny(repo, tmp_path_factory):
     work = tmp_path_factory.mktemp("figures")
     write_config(work)
     res = snakemake(repo, work)
@@ -60,8 +60,8 @@ def study(repo, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def runs(study):
-    return pl.scan_parquet(str(study / "results/runs/**/*.parquet"), hive_partitioning=False).collect()
+def runs(tiny):
+    return pl.scan_parquet(str(tiny / "results/runs/**/*.parquet"), hive_partitioning=False).collect()
 
 
 def png_pixels(path):
@@ -79,74 +79,74 @@ def assert_nontrivial_png(path):
 
 
 @pytest.mark.slow
-def test_every_figure_exists_and_is_nontrivial(study):
+def test_every_figure_exists_and_is_nontrivial(tiny):
     pngs = TOUR_PNGS + [IMAGES_PNG, "results/figures/rates.png", "results/figures/runtime.png"]
     pngs += [f"results/figures/boards/{b}/{n}.png" for b in ("5x5", "6x6") for n in BOARD_FIGURES]
     for png in pngs:
-        assert_nontrivial_png(study / png)
-        svg = (study / png).with_suffix(".svg")
+        assert_nontrivial_png(tiny / png)
+        svg = (tiny / png).with_suffix(".svg")
         root = ET.parse(svg).getroot()
         assert root.tag == "{http://www.w3.org/2000/svg}svg", svg
         assert len(root.findall(".//{http://www.w3.org/2000/svg}path")) > 10, svg
-    assert not list((study / "results").rglob(".*.tmp"))
+    assert not list((tiny / "results").rglob(".*.tmp"))
     # The queens plot is not asked for (figures.queens: false), so its stage did not run.
-    assert not (study / "results/queens").exists()
+    assert not (tiny / "results/queens").exists()
 
 
 @pytest.mark.slow
-def test_tour_figure_shows_the_run(study):
-    rgb = png_pixels(study / TOUR_PNGS[1])
+def test_tour_figure_shows_the_run(tiny):
+    rgb = png_pixels(tiny / TOUR_PNGS[1])
     # chequered board in the two greys, the whole board visible
     assert (rgb == (0xBD, 0xBD, 0xBD)).all(axis=2).mean() > 0.05
     assert (rgb == (0xF2, 0xF2, 0xF2)).all(axis=2).mean() > 0.05
 
 
 @pytest.mark.slow
-def test_table58_against_runs(study, runs):
+def test_table58_against_runs(tiny, runs):
     for (r, c), part in runs.group_by(["rows", "cols"]):
         name = f"{r}x{c}"
         n_starts = part["start"].n_unique()
         per_order = part.group_by("order").agg(pl.col("complete").sum(), pl.col("closed").sum())
         want = per_order.filter(pl.col("complete") == n_starts).sort("order")
-        got = pl.read_csv(study / f"results/thesis/{name}/table58.csv")
+        got = pl.read_csv(tiny / f"results/thesis/{name}/table58.csv")
         if want.height == 0:
             assert got.height == 0
         else:
             assert got["rank"].to_list() == want["order"].to_list()
             assert got["closed"].to_list() == want["closed"].to_list()
             assert (got["starts"] == n_starts).all()
-        md = (study / f"results/thesis/{name}/table58.md").read_text()
+        md = (tiny / f"results/thesis/{name}/table58.md").read_text()
         assert f"{want.height:,} of 40,320 orders run complete from all {n_starts} starts" in md
         md_orders = re.findall(r"^\| (\d{8}) \|", md, re.M)
         assert md_orders == [f"{o:08d}" for o in got["order"].to_list()]
     # Known values: no 5x5 order completes from every start (tours need a start on the 13
     # majority-colour squares); on 6x6 4,928 orders fail from each centre square.
-    assert pl.read_csv(study / "results/thesis/5x5/table58.csv").height == 0
-    assert "No order completes from every start." in (study / "results/thesis/5x5/table58.md").read_text()
+    assert pl.read_csv(tiny / "results/thesis/5x5/table58.csv").height == 0
+    assert "No order completes from every start." in (tiny / "results/thesis/5x5/table58.md").read_text()
     # complete_all is a property of a symmetry class (all starts run), and 6x6 classes have 8 members.
-    six = pl.read_csv(study / "results/thesis/6x6/table58.csv")
+    six = pl.read_csv(tiny / "results/thesis/6x6/table58.csv")
     assert six.height > 0 and six.height % 8 == 0 and six["class_id"].n_unique() == six.height // 8
 
 
 @pytest.mark.slow
-def test_table59_against_runs(study, runs):
+def test_table59_against_runs(tiny, runs):
     for (r, c), part in runs.group_by(["rows", "cols"]):
         name = f"{r}x{c}"
         failing = part.group_by("start").agg((~pl.col("complete")).sum().alias("failing"))
         want = np.full((r, c), -1)
         for s, f in failing.iter_rows():
             want[s // c, s % c] = f
-        csv = pl.read_csv(study / f"results/thesis/{name}/table59.csv")
+        csv = pl.read_csv(tiny / f"results/thesis/{name}/table59.csv")
         assert csv.columns == ["row", *[str(j) for j in range(1, c + 1)]]
         assert csv["row"].to_list() == list(range(1, r + 1))
         assert (csv.drop("row").to_numpy() == want).all()
-        md = (study / f"results/thesis/{name}/table59.md").read_text()
+        md = (tiny / f"results/thesis/{name}/table59.md").read_text()
         md_rows = [line for line in md.splitlines() if re.match(r"^\| \d", line)]
         md_grid = np.array([[int(v) for v in line.strip("| ").split(" | ")] for line in md_rows])
         assert (md_grid[:, 1:] == want).all() and (md_grid[:, 0] == np.arange(1, r + 1)).all()
-    six = pl.read_csv(study / "results/thesis/6x6/table59.csv").drop("row").to_numpy()
+    six = pl.read_csv(tiny / "results/thesis/6x6/table59.csv").drop("row").to_numpy()
     assert six[2:4, 2:4].tolist() == [[4928, 4928], [4928, 4928]] and six.sum() == 4 * 4928
-    five = pl.read_csv(study / "results/thesis/5x5/table59.csv").drop("row").to_numpy()
+    five = pl.read_csv(tiny / "results/thesis/5x5/table59.csv").drop("row").to_numpy()
     odd = (np.add.outer(np.arange(5), np.arange(5)) % 2) == 1
     assert (five[odd] == 40320).all() and (five[~odd] < 40320).all()
 
@@ -194,19 +194,19 @@ def test_order_images_are_symmetric_images(shape, order):
 
 
 @pytest.mark.slow
-def test_rerun_only_on_changed_inputs_or_params(repo, study):
-    res = snakemake(repo, study, "-n")
+def test_rerun_only_on_changed_inputs_or_params(repo, tiny):
+    res = snakemake(repo, tiny, "-n")
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr
-    write_config(study, {**FIG_CONFIG, "dpi": 90})
+    write_config(tiny, {**FIG_CONFIG, "dpi": 90})
     try:
-        res = snakemake(repo, study, "-n", "--quiet", "rules")
+        res = snakemake(repo, tiny, "-n", "--quiet", "rules")
         out = res.stdout + res.stderr
         assert res.returncode == 0, out[-2000:]
         jobs = dict(re.findall(r"^(\w+)\s+(\d+)$", out, re.M))
         assert jobs.get("figure_board") == "2" and jobs.get("figure_tour") == "2", out
         assert "sweep_chunk" not in jobs and "board_tables" not in jobs and "thesis_tables" not in jobs
     finally:
-        write_config(study)
+        write_config(tiny)
 
 
 @pytest.mark.slow
@@ -221,16 +221,16 @@ def test_bad_figures_config_names_the_key(repo, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def report(repo, study):
-    res = snakemake(repo, study, "--report", "results/report.html")
+def report(repo, tiny):
+    res = snakemake(repo, tiny, "--report", "results/report.html")
     assert res.returncode == 0, res.stderr[-4000:]
-    html = (study / "results/report.html").read_text()
+    html = (tiny / "results/report.html").read_text()
     results = json.loads(re.search(r"var results = (\{.*?\});\n", html, re.S).group(1))
-    return study / "results/report.html", html, results
+    return tiny / "results/report.html", html, results
 
 
 @pytest.mark.slow
-def test_report_lists_every_figure_and_table_with_captions(study, report):
+def test_report_lists_every_figure_and_table_with_captions(tiny, report):
     _, _, results = report
     pngs = TOUR_PNGS + [IMAGES_PNG, "results/figures/rates.png", "results/figures/runtime.png"]
     pngs += [f"results/figures/boards/{b}/{n}.png" for b in ("5x5", "6x6") for n in BOARD_FIGURES]
@@ -307,7 +307,7 @@ def chromium(tmp_path, *args):
 @pytest.mark.skipif(
     shutil.which("chromium") is None, reason="chromium not on PATH (Debian package `chromium`; .ci/run installs it)"
 )
-def test_report_renders_in_headless_chromium(study, report, tmp_path):
+def test_report_renders_in_headless_chromium(tiny, report, tmp_path):
     path, html, results = report
     # 1. The report itself loads and the app draws its menu (non-blank screenshot).
     shot = tmp_path / "report.png"
@@ -330,7 +330,7 @@ def test_report_renders_in_headless_chromium(study, report, tmp_path):
     images = [p for p, e in results.items() if e["mime_type"].startswith("image/")]
     assert sorted(checked) == sorted(images)
     for p in images:
-        with Image.open(study / p) as im:
+        with Image.open(tiny / p) as im:
             size = im.size
         assert checked[p] == {"shown": True, "width": size[0], "height": size[1]}, p
 

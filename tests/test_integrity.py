@@ -120,7 +120,7 @@ def test_ctrl_c_stops_cleanly(tmp_path):
 
 # --- the workflow -----------------------------------------------------------------------
 def snakemake(repo, work, *extra, config="cfg.yaml"):
-    return run_snakemake(work, "sweep_study", *extra, configfile=work / config, timeout=600, repo=repo)
+    return run_snakemake(work, "sweep_stage", *extra, configfile=work / config, timeout=600, repo=repo)
 
 
 SMALL = {"sweep": {"boards": [5, 6], "orders": ["12345678", "31245678", "87654321"], "chunk_runs": 100}}
@@ -198,7 +198,7 @@ def test_unreachable_scheduler_stops_the_workflow_at_once(repo, tmp_path, dask, 
 
 @pytest.mark.slow
 def test_code_hashes_cover_what_each_script_imports(repo):
-    """The code a rule's hash covers (knight.pipeline.codehash, static) includes every knight module
+    """The code a Snakemake rule's hash covers (knight.pipeline.codehash, static) includes every knight module
     its script really imports when run (its imports executed in a fresh process)."""
     import ast
 
@@ -381,11 +381,11 @@ def test_the_writer_lock_refuses_a_second_writer_and_dies_with_its_holder(tmp_pa
         pass
 
 
-def test_every_rule_output_is_sealed_by_its_job(repo):
-    """The start-up check removes an output without a seal: so every rule that makes files
-    runs a script, and every script calls script_logging (which checks the inputs and seals
-    any output written without knight.core.io). A rule that broke this would be remade on
-    every run."""
+def test_every_snakemake_rule_output_is_sealed_by_its_job(repo):
+    """The start-up check removes an output without a seal: so every Snakemake rule that makes
+    files runs a script, and every script calls script_logging (which checks the inputs and seals
+    any output written without knight.core.io). A Snakemake rule that broke this would be
+    remade on every run."""
     import glob
 
     for smk in [os.path.join(repo, "Snakefile"), *glob.glob(os.path.join(repo, "workflow", "rules", "*.smk"))]:

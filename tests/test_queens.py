@@ -20,7 +20,7 @@ from knight.cli import main
 from knight.queens import dominate, dominate_all, dominate_serial, nqueens, orbits, place, place_serial, units
 from knight.queens.bits import bit_stats, from_bits, queen_cover, to_bits
 from knight.queens.search import dominate_all_serial, orbit_sets
-from knight.queens.study import parse_instance, run_study, speedup_table, worker_counts
+from knight.queens.speedup import parse_instance, speedup_table, time_searches, worker_counts
 from knight.queens.tables import solutions_frame
 
 # Published counts, copied from docs/conventions.md and OEIS (not from the code under test).
@@ -385,7 +385,7 @@ def test_speedup_table_steady_repeats_are_not_flagged():
     assert not table["unstable"].any() and table["spread"].max() == pytest.approx(0.2 / 5.1)
 
 
-def test_run_study_small():
+def test_time_searches_small():
     log = []
 
     class Log:
@@ -395,7 +395,7 @@ def test_run_study_small():
         def flush(self):
             pass
 
-    timings = run_study(
+    timings = time_searches(
         [{"problem": "dominate", "n": 5, "k": 3}, {"problem": "place", "n": 6}],
         [1, 2, 4],
         repeats=1,

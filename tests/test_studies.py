@@ -153,7 +153,7 @@ STAGE = {
 def stage(repo, tmp_path_factory):
     work = tmp_path_factory.mktemp("rules")
     (work / "cfg.yaml").write_text(yaml.safe_dump(STAGE))
-    res = run_snakemake(work, "rules_study", configfile=work / "cfg.yaml", timeout=1200)
+    res = run_snakemake(work, "rules_stage", configfile=work / "cfg.yaml", timeout=1200)
     assert res.returncode == 0, res.stderr[-3000:]
     return work
 
@@ -222,5 +222,5 @@ def test_stage_tables_match_the_reference(stage):
 
 @pytest.mark.slow
 def test_stage_rerun_has_nothing_to_do(repo, stage):
-    res = run_snakemake(stage, "rules_study", "-n", configfile=stage / "cfg.yaml", timeout=300)
+    res = run_snakemake(stage, "rules_stage", "-n", configfile=stage / "cfg.yaml", timeout=300)
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr

@@ -70,7 +70,7 @@ def test_every_script_ran_and_logged(repo, tiny):
     for line in first_run.read_text().splitlines():
         if line.startswith("rule ") or line.startswith("localrule "):
             ran.add(line.split()[1].rstrip(":"))
-    # Every script of workflow/scripts belongs to a rule, and every such rule ran.
+    # Every script of workflow/scripts belongs to a Snakemake rule, and every such one ran.
     import re
 
     rule_of = {}

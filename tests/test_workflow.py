@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow  # the workflow on small configs: the default run 
 ENGINES = ["tree", "brute"]
 
 
-def snakemake(repo, workdir, configfile=None, *extra, target="sweep_study"):
+def snakemake(repo, workdir, configfile=None, *extra, target="sweep_stage"):
     """Run the workflow (by default only the sweep and its tables) in ``workdir``."""
     return run_snakemake(workdir, target, *extra, configfile=configfile or None)
 
@@ -46,9 +46,9 @@ def naive_class_id(order, square=True):
 
 
 @pytest.fixture(scope="module")
-def small_study(repo, tmp_path_factory):
+def small_sweep(repo, tmp_path_factory):
     """Boards 5x5 and 3x7, every start, 24 random orders: small enough for the naive reference."""
-    work = tmp_path_factory.mktemp("study")
+    work = tmp_path_factory.mktemp("sweep")
     rng = np.random.default_rng(2024)
     orders = sorted(ORDER_STRINGS[i] for i in rng.choice(40320, 24, replace=False))
     orders += ["12345678", "87654321"]  # also a class with two members present
@@ -80,8 +80,8 @@ def expected_runs(boards, orders):
     return rows
 
 
-def test_runs_dataset_matches_reference(small_study):
-    work, _, orders = small_study
+def test_runs_dataset_matches_reference(small_sweep):
+    work, _, orders = small_sweep
     runs = pl.scan_parquet(str(work / "results/runs/**/*.parquet"), hive_partitioning=True).collect()
     assert runs.schema["rows"] == pl.UInt16 and runs.schema["start"] == pl.UInt32
     assert runs.schema["order"] == pl.UInt16 and runs.schema["closed"] == pl.Boolean
@@ -92,8 +92,8 @@ def test_runs_dataset_matches_reference(small_study):
     assert got == want
 
 
-def test_tables_match_reference(small_study):
-    work, _, orders = small_study
+def test_tables_match_reference(small_sweep):
+    work, _, orders = small_sweep
     runs = expected_runs([(5, 5), (3, 7)], orders)
     tables = {
         n: pl.read_parquet(work / f"results/tables/{n}.parquet")
@@ -150,19 +150,19 @@ def test_tables_match_reference(small_study):
     assert c5["size"] == 2
 
 
-def test_rerun_has_nothing_to_do(repo, small_study):
-    work, cfg, _ = small_study
+def test_rerun_has_nothing_to_do(repo, small_sweep):
+    work, cfg, _ = small_sweep
     res = snakemake(repo, work, cfg, "--dry-run")
     assert res.returncode == 0
     assert "Nothing to be done" in res.stdout + res.stderr
 
 
-def test_census_stage_sealed_and_complete(repo, small_study):
+def test_census_stage_sealed_and_complete(repo, small_sweep):
     """The census on the small study: its totals against the naive reference, every file
     sealed with the inputs it was made from, nothing to do on a rerun."""
     from knight.core import seal
 
-    work, cfg, orders = small_study
+    work, cfg, orders = small_sweep
     res = snakemake(repo, work, cfg, target="census")
     assert res.returncode == 0, res.stderr[-3000:]
     out = work / "results" / "census"
@@ -187,8 +187,8 @@ def test_census_stage_sealed_and_complete(repo, small_study):
     assert "results/runs/board=5x5/_manifest.json" in seal.read_seal(out / "check.md")["from"]
 
 
-def test_adding_a_board_runs_only_its_jobs(repo, small_study):
-    work, cfg, orders = small_study
+def test_adding_a_board_runs_only_its_jobs(repo, small_sweep):
+    work, cfg, orders = small_sweep
     before = {p: p.stat().st_mtime_ns for p in (work / "results").rglob("*.parquet")}
     # the same orders in another order and repeated: nothing changes for 5x5 and 3x7
     cfg2 = write_config(

@@ -1,11 +1,11 @@
 """Which library code a workflow script runs, and one hash of it.
 
-A rule whose script imports ``knight`` modules must rerun when their code changes, and
+A Snakemake rule whose script imports ``knight`` modules must rerun when their code changes, and
 only then. :func:`code_version` follows the script's imports (static, from the source:
 every ``import knight...`` / ``from knight... import ...``, also inside functions)
 through the package, and hashes the sources it reaches plus the package data they
-read. The workflow passes the hash as a rule parameter, so a changed module reruns
-exactly the rules that use it, and moving or copying the project changes nothing (no
+read. The workflow passes the hash as a Snakemake rule parameter, so a changed module
+reruns exactly the jobs of the Snakemake rules that use it, and moving or copying the project changes nothing (no
 absolute paths are recorded).
 
 Modules that cannot change a result (where and how work runs: Dask clients, progress

@@ -5,7 +5,7 @@ Under ``results/`` it removes, with one line each:
 
 - a file whose bytes (size, SHA-256) or place differ from its seal, or whose seal is
   damaged: it was changed after its writer wrote it;
-- a file some rule makes (``is_output``) that has no seal: written before seals
+- a file some Snakemake rule makes (``is_output``) that has no seal: written before seals
   existed, or by a job that never finished;
 - a seal whose file is gone (deleted by hand, or by Snakemake after its job failed):
   the seal only;

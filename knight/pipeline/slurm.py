@@ -8,7 +8,7 @@ partition's largest node (as ``--max-threads`` does, so a printed command works 
 2-CPU node and on a 128-CPU one alike), and before the first submission
 :func:`impossible` lists every job that no node of its partition could ever run (more
 memory than any node has, a longer time than the partition allows, an unknown
-partition): the run stops at once, one line per rule, instead of failing at
+partition): the run stops at once, one line per Snakemake rule, instead of failing at
 ``sbatch`` hours later while ``keep-going`` hides it.
 """
 
@@ -163,7 +163,7 @@ def default_partition_name(resource_settings) -> str | None:
 
 
 def impossible(jobs) -> list[str]:
-    """One line per rule whose jobs no node of their partition can run (see
+    """One line per Snakemake rule whose jobs no node of their partition can run (see
     :meth:`Partition.refusal`); ``jobs`` are Snakemake jobs (``rule.name``, ``threads``,
     ``resources``), local ones skipped."""
     lines: dict[str, str] = {}

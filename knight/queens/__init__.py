@@ -5,7 +5,7 @@ validation), :mod:`symmetry` (classes under the 8 symmetries), :mod:`orbits` (th
 dominating-set search by classes), :mod:`domination` (every dominating set, the check)
 and :mod:`nqueens` (numba search kernels), :mod:`units` (work units of the class
 search and their store on disk), :mod:`parallel` (task split, Dask), :mod:`search`
-(public entry points), :mod:`study` (speed-up study), :mod:`tables` (solutions as
+(public entry points), :mod:`study` (speed-up measurement), :mod:`tables` (solutions as
 tables), :mod:`published` (published counts).
 
 The entry points are :func:`dominate` and :func:`place` (a :class:`SearchResult`;

@@ -402,9 +402,9 @@ def square_multiples_figure(
 
 
 def speedup_figure(timings, table) -> Figure:
-    """Speed-up S(p) and efficiency E(p) against the worker count p (queens study).
+    """Speed-up S(p) and efficiency E(p) against the worker count p (queens speed-up measurement).
 
-    ``timings``: every timed run (``knight.queens.study.run_study``); ``table``: its
+    ``timings``: every timed run (``knight.queens.speedup.time_searches``); ``table``: its
     medians (``speedup_table``). Lines join the medians; every measured run is drawn as
     a point (S = median T(1) / that run's T(p)), so nothing is cut off; an instance whose
     repeats disagree by more than 10 % is marked in the legend.

@@ -168,6 +168,11 @@ class Chunk:
         return out
 
 
+def _shown(starts) -> str:
+    """``starts`` as a user writes it: ``'all'``, or ``[[row, col], ...]``."""
+    return repr(starts) if isinstance(starts, str) else repr([list(s) for s in starts])
+
+
 @dataclass(frozen=True)
 class Study:
     """A study: its rules (with parameters) on its boards from its starts.
@@ -202,7 +207,7 @@ class Study:
                         raise SettingError("boards", str(exc)) from None
                 if self.starts != "corner":
                     raise SettingError(
-                        "starts", f"{self.starts!r}: squirrel-cull starts from (1, 1) only: use starts: corner"
+                        "starts", f"{_shown(self.starts)}: squirrel-cull starts from (1, 1) only: use starts: corner"
                     )
             if self.orders != "default" and spec.rule not in ORDER_RULES:
                 other = [s.rule for s in self.rules if s.rule not in ORDER_RULES]

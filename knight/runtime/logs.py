@@ -1,4 +1,4 @@
-"""Logging of the workflow's scripts: one way, into the rule's ``log:`` file.
+"""Logging of the workflow's scripts: one way, into the job's ``log:`` file.
 
 :func:`script_logging` sends Python ``logging`` (INFO and up, with times) to the job's
 log file and points the process's standard error there too, so warnings of libraries,
@@ -105,7 +105,7 @@ def _files(items) -> list[str]:
 
 class LineLogger:
     """A writable text stream that logs each line it is given (for code that prints
-    progress to a file object, e.g. ``run_study(..., log=LineLogger(logger))``)."""
+    progress to a file object, e.g. ``time_searches(..., log=LineLogger(logger))``)."""
 
     def __init__(self, logger: logging.Logger, level: int = logging.INFO):
         self.logger, self.level, self._buf = logger, level, ""

@@ -116,7 +116,7 @@ def submitted_in_log(log: Path) -> dict[str, str]:
 
 
 def job_stats(log: Path) -> collections.Counter:
-    """Rule -> job count from the 'Job stats' table a snakemake run prints first."""
+    """Snakemake rule -> job count from the 'Job stats' table a snakemake run prints first."""
     text = Path(log).read_text()
     block = text.split("Job stats:", 1)[1].split("\n\n", 1)[0]
     counts = collections.Counter()
@@ -128,7 +128,7 @@ def job_stats(log: Path) -> collections.Counter:
 
 
 def rule_of(job: dict) -> str:
-    """The rule of a Slurm job submitted by the plugin, from its comment rule_R[_wildcards_W]."""
+    """The Snakemake rule of a Slurm job submitted by the plugin, from its comment rule_R[_wildcards_W]."""
     return re.sub(r"_wildcards_.*$", "", job["Comment"]).removeprefix("rule_")
 
 

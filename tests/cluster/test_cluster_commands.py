@@ -1,7 +1,7 @@
 """The cluster commands work as printed on a small Slurm (issue 16, point 6).
 
-- A job that no node can run stops the run before any submission, naming its rule
-  (it used to fail at sbatch ten minutes in, hidden by keep-going).
+- A job that no node can run stops the run before any submission, naming its
+  Snakemake rule (it used to fail at sbatch ten minutes in, hidden by keep-going).
 - A partition Slurm does not have stops the run at start, named.
 - The Dask launch of docs/cluster.md for one node runs as printed there.
 
@@ -57,7 +57,7 @@ def docs_block(after: str) -> str:
 
 def test_the_docs_dask_example_for_one_node_runs_as_printed(slurm, tmp_path):
     block = docs_block("On one node a Dask cluster")
-    assert "sbatch" in block and "dask-cluster.sbatch" in block and "sweep_study" in block
+    assert "sbatch" in block and "dask-cluster.sbatch" in block and "sweep_stage" in block
     # The commands run from a project folder: the repository's files, linked, and a fresh results/.
     for name in ("Snakefile", "workflow", "config", "knight"):
         (tmp_path / name).symlink_to(REPO / name)

@@ -1,6 +1,6 @@
-"""A small study submitted to Slurm through the workflow profile equals a local run.
+"""A small pipeline submitted to Slurm through the workflow profile equals a local run.
 
-Every job must be a Slurm job (Slurm's own records name each rule's jobs), the run must
+Every job must be a Slurm job (Slurm's own records name each Snakemake rule's jobs), the run must
 finish, and its runs and tables must equal those of `snakemake --cores 2` on the same
 config byte for byte; timed tables (queens timings, solver seconds) row for row without
 their timings. The command is the README's, with no --max-threads: the queens timing
@@ -26,7 +26,7 @@ from slurmkit import (
     write_config,
 )
 
-STUDY = {
+CONFIG = {
     "sweep": {"boards": [5, "3x4"], "orders": ORDERS, "chunk_runs": 120},
     "dask": {"workers": 1},
     "queens": {
@@ -41,8 +41,8 @@ STUDY = {
         "construct": {"boards": [6], "methods": ["seed"], "tours": []},
     },
 }
-TARGETS = ["sweep_study", "queens_study", "exact_study"]
-#: Target rules only gather files: Snakemake runs nothing for them, locally or on Slurm.
+TARGETS = ["sweep_stage", "queens_stage", "exact_stage"]
+#: Target Snakemake rules only gather files: Snakemake runs nothing for them, locally or on Slurm.
 GATHER_RULES = set(TARGETS)
 
 #: Outputs equal byte for byte: runs, aggregates, queens solutions, per-start solver answers.
@@ -67,25 +67,25 @@ TIMED = [
 
 
 @pytest.fixture(scope="module")
-def study(slurm, tmp_path_factory):
-    """The study run on Slurm and, at the same time, locally: (slurm dir, local dir, logs)."""
+def two_runs(slurm, tmp_path_factory):
+    """The small configuration, run on Slurm and, at the same time, locally: (slurm dir, local dir, logs)."""
     on_slurm, local = tmp_path_factory.mktemp("slurm"), tmp_path_factory.mktemp("local")
     for d in (on_slurm, local):
-        write_config(d / "study.yaml", STUDY)
+        write_config(d / "cfg.yaml", CONFIG)
     # The local reference runs beside the Slurm run: both mostly wait on job start-up.
     ref_log = local / "snakemake.log"
     with open(ref_log, "w") as out:
         ref = subprocess.Popen(
-            snakemake_cmd(local, local / "study.yaml", TARGETS, slurm=False), stdout=out, stderr=subprocess.STDOUT
+            snakemake_cmd(local, local / "cfg.yaml", TARGETS, slurm=False), stdout=out, stderr=subprocess.STDOUT
         )
-        res = run(snakemake_cmd(on_slurm, on_slurm / "study.yaml", TARGETS), on_slurm / "snakemake.log")
+        res = run(snakemake_cmd(on_slurm, on_slurm / "cfg.yaml", TARGETS), on_slurm / "snakemake.log")
         assert ref.wait(timeout=600) == 0, tail(ref_log)
     assert res.returncode == 0, tail(on_slurm / "snakemake.log")
     return on_slurm, local
 
 
-def test_every_job_went_through_slurm(study, slurm):
-    on_slurm, local = study
+def test_every_job_went_through_slurm(two_runs, slurm):
+    on_slurm, local = two_runs
     log = on_slurm / "snakemake.log"
     jobs = slurm_jobs(slurm_run_id(log))  # Slurm's records, not Snakemake's claims
     assert jobs, "Slurm knows no job of this run"
@@ -106,8 +106,8 @@ def test_every_job_went_through_slurm(study, slurm):
     assert (on_slurm / "results/logs/slurm/rule_sweep_chunk").is_dir()  # the profile's log folder
 
 
-def test_outputs_equal_a_local_run(study):
-    on_slurm, local = study
+def test_outputs_equal_a_local_run(two_runs):
+    on_slurm, local = two_runs
     a, b = on_slurm / "results", local / "results"
     compared = 0
     for pattern in EXACT_BYTES:

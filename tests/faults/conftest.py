@@ -1,4 +1,4 @@
-"""Fault injection: one clean run of a small study per session; each test damages a copy
+"""Fault injection: one clean run of a small pipeline per session; each test damages a copy
 of it (or interrupts a run) and checks the outcome against the clean run."""
 
 import json
@@ -10,7 +10,7 @@ import pytest
 import yaml
 from workflow_run import snakemake as run_snakemake
 
-#: A small study with every kind of stored result: runs parts and manifests, per-board and
+#: A small pipeline with every kind of stored result: runs parts and manifests, per-board and
 #: combined tables, rules-stage parts, manifests and tables, queens frontier units.
 CONFIG = {
     "sweep": {
@@ -24,20 +24,20 @@ CONFIG = {
         "studies": [{"name": "corner", "rules": ["fixed", "random"], "boards": {"from": 5, "to": 8}}],
     },
 }
-TARGETS = ("sweep_study", "rules_study", "results/queens/frontier/dominate-8-5.parquet")
+TARGETS = ("sweep_stage", "rules_stage", "results/queens/frontier/dominate-8-5.parquet")
 
 #: Results that hold measured times (or SVG ids), so two clean runs differ there too.
 TIMED = ("results/rules/times/", "results/rules/tables/times.", "results/rules/figures/time.png")
 
 
 def run(work, *extra, timeout=900, **kwargs):
-    """The workflow on the fault study in ``work`` (the same command every time)."""
+    """The workflow on the fault configuration in ``work`` (the same command every time)."""
     return run_snakemake(work, *TARGETS, *extra, configfile=work / "cfg.yaml", timeout=timeout, **kwargs)
 
 
 @pytest.fixture(scope="session")
 def clean(tmp_path_factory):
-    """A finished, untouched run of the fault study (shared: never modify it)."""
+    """A finished, untouched run of the fault configuration (shared: never modify it)."""
     work = tmp_path_factory.mktemp("clean")
     (work / "cfg.yaml").write_text(yaml.safe_dump(CONFIG))
     res = run(work)
@@ -46,9 +46,9 @@ def clean(tmp_path_factory):
 
 
 @pytest.fixture()
-def study(clean, tmp_path):
+def damaged(clean, tmp_path):
     """A copy of the clean run (file times kept, so Snakemake sees it as finished)."""
-    work = tmp_path / "study"
+    work = tmp_path / "damaged"
     shutil.copytree(clean, work, symlinks=True)
     return work
 

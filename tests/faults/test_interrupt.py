@@ -15,14 +15,14 @@ from conftest import CONFIG, TARGETS, assert_same_results, run
 
 pytestmark = pytest.mark.slow  # whole workflow runs and subprocess sweeps
 
-#: When to press Ctrl-C: a few seconds after a job of this rule starts (job starting,
+#: When to press Ctrl-C: a few seconds after a job of this Snakemake rule starts (job starting,
 #: computing, a tables job, a figures job).
 MOMENTS = (("sweep_chunk", 0.0), ("runs_manifest", 3.0), ("board_tables", 1.5), ("rules_figures", 2.0))
 
 
 def interrupted_run(work, rule, delay, repo):
     """Start the workflow in its own process group; send SIGINT to the whole group (as a
-    terminal's Ctrl-C does) ``delay`` s after the first job of ``rule`` starts."""
+    terminal's Ctrl-C does) ``delay`` s after the first job of Snakemake rule ``rule`` starts."""
     cmd = [sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--cores", "2"]
     cmd += ["--directory", str(work), *TARGETS, "--configfile", str(work / "cfg.yaml")]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True)

@@ -1,6 +1,6 @@
-# The plan of the whole study, in one place: the configuration check (once, for every
+# The plan of the whole pipeline, in one place: the configuration check (once, for every
 # section), what each stage makes (files, chunks, datasets), the resources of its jobs,
-# and the checks run before any job. The stages' rule files hold only rules.
+# and the checks run before any job. The stages' .smk files hold only Snakemake rules.
 import os
 import re
 from functools import lru_cache
@@ -48,8 +48,8 @@ FIG_EXT = ("png", "svg")
 
 
 def code(script):
-    """Hash of the library code a workflow script runs (knight.pipeline.codehash): a rule parameter,
-    so editing that code reruns the rule, and nothing else does (not a moved project)."""
+    """Hash of the library code a workflow script runs (knight.pipeline.codehash): a Snakemake rule
+    parameter, so editing that code reruns its jobs, and nothing else does (not a moved project)."""
     return code_version(SCRIPTS / f"{script}.py")
 
 
@@ -299,7 +299,7 @@ if workflow.is_main_process and slurm_limits.submits_to_slurm(workflow.resource_
 
 def check_slurm_jobs():
     """Stop before any submission if a job asks for more than any node of its Slurm
-    partition has (memory, CPUs) or for longer than the partition allows: one line per rule."""
+    partition has (memory, CPUs) or for longer than the partition allows: one line per Snakemake rule."""
     if SLURM_PARTITION is None:
         return
     lines = slurm_limits.impossible(workflow.dag.needrun_jobs())

@@ -98,7 +98,7 @@ rule exact_tour:
         "../scripts/exact_tour.py"
 
 
-rule exact_study:
-    """Just the exact stage (snakemake exact_study)."""
+rule exact_stage:
+    """Just the exact stage (snakemake exact_stage)."""
     input:
         [t for t in ALL_TARGETS if t.startswith("results/exact/")],

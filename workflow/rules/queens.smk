@@ -13,8 +13,8 @@ ALL_TARGETS += [f"results/queens/frontier/{name}.parquet" for name in FRONTIER] 
 ]
 
 
-rule queens_study:
-    """Just the queens stage (snakemake queens_study)."""
+rule queens_stage:
+    """Just the queens stage (snakemake queens_stage)."""
     input:
         [t for t in ALL_TARGETS if t.startswith("results/queens/")],
 

@@ -13,8 +13,8 @@ RULES_TARGETS = (
 ALL_TARGETS += RULES_TARGETS
 
 
-rule rules_study:
-    """Just the rules stage (snakemake rules_study)."""
+rule rules_stage:
+    """Just the rules stage (snakemake rules_stage)."""
     input:
         RULES_TARGETS,
 

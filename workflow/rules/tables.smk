@@ -46,8 +46,8 @@ rule combine_table:
 ALL_TARGETS += expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"])
 
 
-rule sweep_study:
-    """Just the Warnsdorff sweep and its tables (snakemake sweep_study)."""
+rule sweep_stage:
+    """Just the Warnsdorff sweep and its tables (snakemake sweep_stage)."""
     input:
         SWEEP_TARGETS,
         expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"]),

@@ -1,8 +1,8 @@
-"""Snakemake script: backtracking runs from every start of one board (knight.exact.study)."""
+"""Snakemake script: backtracking runs from every start of one board (knight.exact.searches)."""
 
 from knight.core.board import parse_board
 from knight.core.io import write_parquet
-from knight.exact.study import backtrack_runs
+from knight.exact.searches import backtrack_runs
 from knight.runtime.logs import LineLogger, script_logging
 
 sm = snakemake

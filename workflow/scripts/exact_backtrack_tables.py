@@ -3,7 +3,7 @@
 import polars as pl
 
 from knight.core.io import write_frame
-from knight.exact.study import backtrack_summary, start_answers, warnsdorff_beside
+from knight.exact.searches import backtrack_summary, start_answers, warnsdorff_beside
 from knight.runtime.logs import script_logging
 
 sm = snakemake

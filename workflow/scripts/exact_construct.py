@@ -1,7 +1,7 @@
 """Snakemake script: build, check and time the configured closed tours."""
 
 from knight.core.io import write_frame
-from knight.exact.study import construct_runs
+from knight.exact.searches import construct_runs
 from knight.runtime.logs import LineLogger, script_logging
 
 sm = snakemake

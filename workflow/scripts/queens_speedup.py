@@ -3,7 +3,7 @@
 import polars as pl
 
 from knight.core.io import write_frame
-from knight.queens.study import speedup_table
+from knight.queens.speedup import speedup_table
 from knight.report.figures import save, speedup_figure
 from knight.runtime.logs import script_logging
 

@@ -8,7 +8,7 @@ sm = snakemake
 log = script_logging(sm)
 spec = SweepSpec.from_config(sm.wildcards.board, sm.params)
 chunk = int(sm.wildcards.chunk)
-# Where the work runs is not a rule parameter: it cannot change a row.
+# Where the work runs is not a Snakemake rule parameter: it cannot change a row.
 dask = sm.config["dask"]
 workers = sm.threads if dask["workers"] == "auto" else int(dask["workers"])
 with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:

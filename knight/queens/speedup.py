@@ -1,4 +1,4 @@
-"""Speed-up study: time the same searches with 1, 2, 4 ... Dask workers.
+"""Speed-up measurement: time the same searches with 1, 2, 4 ... Dask workers.
 
 T(p) is the wall time of a search with ``p`` worker threads (same tasks for every p);
 S(p) = T(1) / T(p) and E(p) = S(p) / p use medians over repeats (docs/conventions.md).
@@ -96,7 +96,7 @@ def worker_counts(workers, threads: int) -> tuple[list[int], list[int]]:
     return [p for p in counts if p <= threads], [p for p in counts if p > threads]
 
 
-def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sys.stderr) -> pl.DataFrame:
+def time_searches(instances, workers, repeats: int, tasks: int, threads: int, log=sys.stderr) -> pl.DataFrame:
     """Time every instance: serial baseline and each worker count, ``repeats`` times.
 
     Rows of worker counts above ``threads`` are kept with null seconds and a note.
@@ -108,7 +108,7 @@ def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sy
     tasks = check_tasks(tasks)
     run_counts, skipped = worker_counts(workers, threads)
     for p in skipped:
-        print(f"queens study: skipping {p} workers: the job has {threads} thread(s)", file=log)
+        print(f"queens speed-up: skipping {p} workers: the job has {threads} thread(s)", file=log)
     warm_up()
     rows, seen = [], {}
 
@@ -134,7 +134,7 @@ def run_study(instances, workers, repeats: int, tasks: int, threads: int, log=sy
                 note=note,
             )
         )
-        print(f"queens study: {inst.label} {mode} p={p} repeat {rep}: {res.seconds:.3f} s", file=log)
+        print(f"queens speed-up: {inst.label} {mode} p={p} repeat {rep}: {res.seconds:.3f} s", file=log)
 
     # Repeats outermost, so drifting load on a shared machine hits every p alike.
     for rep in range(repeats):

@@ -110,8 +110,8 @@ def warnsdorff_beside(answers: pl.DataFrame, starts: pl.DataFrame | None) -> pl.
     """Join the sweep's per-start table (``rows, cols, start, orders, complete, closed``).
 
     Adds ``warnsdorff_orders``, ``warnsdorff_complete``, ``warnsdorff_closed`` (orders run,
-    completing, closing) and ``heuristic_succeeds``: some order completes (open study) or
-    closes (closed study); ``heuristic_misses``: a tour exists but no order gets one.
+    completing, closing) and ``heuristic_succeeds``: some order completes (open tours) or
+    closes (closed tours); ``heuristic_misses``: a tour exists but no order gets one.
     All null where the sweep has no row for the start. Raises RuntimeError where the sweep
     completes from a start the search proved has no tour (the two engines disagree).
     """
