@@ -36,6 +36,7 @@ include: "workflow/rules/queens.smk"
 include: "workflow/rules/exact.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/rules.smk"
+include: "workflow/rules/census.smk"
 
 
 rule all:

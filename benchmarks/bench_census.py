@@ -1,26 +1,34 @@
-"""Cost of the census (every start x every order of every N x N board) against N, and its
-projection to 64 x 64 on many cores.
+"""Cost of the census (every start x every order of every N x N board) against N, and a
+projection of the whole census, 3 x 3 to 64 x 64, from measurements.
 
 Usage::
 
-    python benchmarks/bench_census.py                    # boards 8..32 step 4, projection to 64
-    python benchmarks/bench_census.py --boards 8 16 24 --upto 64 --cores 32 256
+    python benchmarks/bench_census.py                         # measure 16 24 32, sample 36..64
+    python benchmarks/bench_census.py --boards 24 32 --sample 40 48 56 64 --orbits 3
+    python benchmarks/bench_census.py --boards 12 --sample none --cores 2 32
 
-For each measured board, on one thread (no Dask) and with Parquet written, as a sweep
-job does: the tie-tree sweep of the whole board (``knight.sweep.driver.sweep``: compute, table
-assembly, Parquet), the board's aggregate tables (``knight.sweep.tables.board_tables``), the
-runs, the knight steps the tree walked, and brute force's cost from one start of each of
-up to 4 orbits (every start of an orbit costs the same), extrapolated to the board.
-A power law fitted to the largest measured boards extends the per-board cost to every N
-up to ``--upto``; the projection on P cores adds the jobs (one per ``chunk_runs`` runs,
-a manifest and a tables job per board) at a per-job overhead (``--job-overhead``, the
-seconds a Slurm job spends starting Snakemake) and is bounded below by the largest
-board's tables job, which runs alone.
+Measured boards (``--boards``), on one thread, no Dask, Parquet written as a sweep job
+writes it: the whole tie-tree sweep (``knight.sweep.driver.sweep``: compute, rows,
+table, Parquet), the census parts of the board (``knight.sweep.census.board_parts``),
+the aggregate tables (``knight.sweep.tables.board_tables``), the Parquet bytes and the
+knight steps. The compute alone (the tree searches and their rows) is timed again
+separately, so that the cost of a row (table and Parquet) is known.
+
+Sampled boards (``--sample``): the tree searches and rows of ``--orbits`` random start
+orbits (every order), timed one by one; the board's compute is the mean cost of a start
+times its squares. Boards neither measured nor sampled are filled in by power laws in N
+fitted over the largest boards with figures (compute per square of board, bytes per
+run). The wall time on P cores adds the jobs' start-up (``--job-overhead`` seconds a job:
+Python, Snakemake's script, Dask; about 2.5 s measured on the 2-core machine) for one
+sweep job per ``--chunk-runs`` runs (config/census.yaml) and a manifest, tables and
+census job per board, and is bounded below by the compute of the largest sweep job on
+at most 8 threads (the Slurm profile's --max-threads).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -29,36 +37,58 @@ import numpy as np
 
 from knight.core.board import Board
 from knight.core.orders import N_ORDERS
-from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, sweep
+from knight.sweep.census import board_parts
+from knight.sweep.driver import SweepSpec, orbit_rows, sweep
 from knight.sweep.tables import board_tables, scan_runs
 
 
+def cpu() -> float:
+    return time.process_time()
+
+
 def measure(n: int, out: Path) -> dict:
+    """Whole sweep of n x n with Parquet, its census parts and tables, and its compute alone."""
     board = Board(n, n)
     spec = SweepSpec(board)
-    t0 = time.perf_counter()
+    t0 = cpu()
     summary = sweep(spec, out)
-    sweep_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    board_tables(scan_runs([str(p) for p in summary.files]), board)
-    tables_s = time.perf_counter() - t0
-    orbits = spec.orbits()
-    sample = orbits[:: max(1, len(orbits) // 4)][:4]
-    t0 = time.perf_counter()
-    for orbit in sample:
-        brute_orbit(board, orbit[:1], spec.ranks)
-    brute_s = (time.perf_counter() - t0) / len(sample) * board.size
+    sweep_s = cpu() - t0
+    runs = scan_runs([str(p) for p in summary.files])
+    t0 = cpu()
+    board_parts(runs, board)
+    census_s = cpu() - t0
+    t0 = cpu()
+    board_tables(runs, board)
+    tables_s = cpu() - t0
+    t0 = cpu()
+    for orbit in spec.orbits():
+        orbit_rows(board, orbit, spec.ranks, "tree")
+    compute_s = cpu() - t0
     size = sum(p.stat().st_size for p in summary.files)
     return dict(
         n=n,
         runs=summary.runs,
         sweep_s=sweep_s,
+        compute_s=compute_s,
+        census_s=census_s,
         tables_s=tables_s,
-        brute_s=brute_s,
         steps=summary.steps,
-        mb=size / 1e6,
-        jobs=len(summary.files),
+        bytes_per_run=size / summary.runs,
     )
+
+
+def sample(n: int, orbits: int, seed: int = 0) -> dict:
+    """Tree searches and rows of ``orbits`` random start orbits of n x n (every order)."""
+    board = Board(n, n)
+    spec = SweepSpec(board)
+    every = spec.orbits()
+    rng = np.random.default_rng([seed, n])
+    chosen = [every[i] for i in sorted(rng.choice(len(every), min(orbits, len(every)), replace=False).tolist())]
+    t0 = cpu()
+    steps = sum(int(orbit_rows(board, orbit, spec.ranks, "tree")["steps"][0]) for orbit in chosen)
+    seconds = cpu() - t0
+    squares = sum(len(o) for o in chosen)
+    return dict(n=n, compute_s=seconds / squares * board.size, steps=steps / squares * board.size, orbits=len(chosen))
 
 
 def fit(xs, ys):
@@ -67,52 +97,82 @@ def fit(xs, ys):
     return float(np.exp(log_a)), float(b)
 
 
+def jobs_of(n: int, chunk_runs: int) -> tuple[int, int]:
+    """(sweep jobs, runs of the largest) of the n x n board at ``chunk_runs``."""
+    rows = SweepSpec(Board(n, n), chunk_runs=chunk_runs).chunk_rows()
+    return len(rows), max(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--boards", type=int, nargs="+", default=[8, 12, 16, 20, 24, 28, 32])
+    ap.add_argument("--boards", type=int, nargs="+", default=[16, 24, 32])
+    ap.add_argument("--sample", nargs="+", default=[str(n) for n in range(36, 65, 4)], help="'none' to skip")
+    ap.add_argument("--orbits", type=int, default=4, help="orbits timed per sampled board")
     ap.add_argument("--upto", type=int, default=64)
     ap.add_argument("--cores", type=int, nargs="+", default=[2, 32, 256])
-    ap.add_argument("--job-overhead", type=float, default=8.0, help="seconds a job spends starting (Slurm: 5-8 s)")
+    ap.add_argument("--chunk-runs", type=int, default=24_000_000, help="runs per sweep job (config/census.yaml)")
+    ap.add_argument("--job-overhead", type=float, default=2.5, help="seconds a job spends starting")
     args = ap.parse_args()
+    sampled = [] if args.sample == ["none"] else [int(n) for n in args.sample]
 
-    warm = SweepSpec(Board(5, 5))  # compile both engines' kernels before timing
+    warm = SweepSpec(Board(5, 5))  # compile the kernels before timing
     sweep(warm, None)
-    brute_orbit(warm.board, warm.orbits()[0][:1], warm.ranks)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.boards:
             r = measure(n, Path(tmp) / str(n))
             rows.append(r)
             print(
-                f"{n:3d}x{n:<3d} runs {r['runs']:>12,}  sweep {r['sweep_s']:8.2f} s  tables {r['tables_s']:7.2f} s  "
-                f"brute (extrapolated) {r['brute_s']:9.1f} s  tree/brute {r['brute_s'] / r['sweep_s']:6.1f}x  "
-                f"Parquet {r['mb']:8.1f} MB  steps {r['steps']:,}",
+                f"{n:3d}x{n:<3d} runs {r['runs']:>12,}  sweep {r['sweep_s']:7.2f} s (compute {r['compute_s']:6.2f} s)  "
+                f"census {r['census_s']:5.2f} s  tables {r['tables_s']:5.2f} s  "
+                f"{r['bytes_per_run']:.2f} B/run  steps {r['steps']:,}  {r['steps'] / r['compute_s'] / 1e6:.0f} M/s",
                 flush=True,
             )
-    big = rows[-3:] if len(rows) >= 3 else rows
-    a_s, b_s = fit([r["n"] for r in big], [r["sweep_s"] for r in big])
-    a_t, b_t = fit([r["n"] for r in big], [r["tables_s"] for r in big])
-    a_m, b_m = fit([r["n"] for r in big], [r["mb"] for r in big])
-    print(f"\nfit over {[r['n'] for r in big]}: sweep ~ N^{b_s:.2f}, tables ~ N^{b_t:.2f}, Parquet ~ N^{b_m:.2f}")
-    measured = {r["n"]: r for r in rows}
-    sweep_total = tables_total = mb_total = 0.0
-    jobs = 0
-    for n in range(3, args.upto + 1):
-        r = measured.get(n)
-        sweep_total += r["sweep_s"] if r else a_s * n**b_s
-        tables_total += r["tables_s"] if r else a_t * n**b_t
-        mb_total += r["mb"] if r else a_m * n**b_m
-        jobs += len(SweepSpec(Board(n, n)).chunks()) + 2  # chunks, manifest, tables
-    runs = sum(n * n for n in range(3, args.upto + 1)) * N_ORDERS
-    longest = a_t * args.upto**b_t
+    samples = []
+    for n in sampled:
+        s = sample(n, args.orbits)
+        samples.append(s)
+        print(
+            f"{n:3d}x{n:<3d} sampled {s['orbits']} orbits: compute {s['compute_s']:8.1f} s for the board, "
+            f"steps {s['steps']:.3g}, {s['steps'] / s['compute_s'] / 1e6:.0f} M/s",
+            flush=True,
+        )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    row_s = max(np.mean([(r["sweep_s"] - r["compute_s"]) / r["runs"] for r in rows]), 0.0)
+    census_per_run = np.mean([r["census_s"] / r["runs"] for r in rows])
+    tables_per_run = np.mean([r["tables_s"] / r["runs"] for r in rows])
+    known = {r["n"]: r["compute_s"] for r in rows} | {s["n"]: s["compute_s"] for s in samples}
+    big = sorted(known)[-4:]
+    a_c, b_c = fit(big, [known[n] / n**2 for n in big])
+    a_b, b_b = fit([r["n"] for r in rows], [r["bytes_per_run"] for r in rows])
     print(
-        f"census 3..{args.upto}: {runs:,} runs, {jobs:,} jobs (chunk_runs {DEFAULT_CHUNK_RUNS:,}), "
-        f"{sweep_total / 3600:.2f} core-hours of sweep + {tables_total / 3600:.2f} of tables, "
-        f"about {mb_total / 1000:.0f} GB of Parquet; "
-        f"the {args.upto}x{args.upto} tables job alone {longest / 60:.1f} min"
+        f"\nrow cost (table, Parquet) {row_s * 1e9:.0f} ns/run, census parts {census_per_run * 1e9:.0f} ns/run, "
+        f"tables {tables_per_run * 1e9:.0f} ns/run; compute per square ~ N^{b_c:.2f} over {big}; "
+        f"Parquet ~ {a_b:.2f} * N^{b_b:.2f} B/run; this process's peak RSS {peak:.0f} MB"
     )
+    compute = write = census = tables = disk = 0.0
+    jobs = largest = 0
+    for n in range(3, args.upto + 1):
+        runs = n * n * N_ORDERS
+        c = known.get(n, a_c * n ** (b_c + 2))
+        compute += c
+        write += runs * row_s
+        census += runs * census_per_run
+        tables += runs * tables_per_run
+        disk += runs * a_b * n**b_b
+        k, most = jobs_of(n, args.chunk_runs)
+        jobs += k + 3
+        largest = max(largest, most)
+    total = compute + write + census + tables
+    print(
+        f"census 3..{args.upto}: {sum(n * n for n in range(3, args.upto + 1)) * N_ORDERS:,} runs; "
+        f"{compute / 3600:.2f} core-hours of tree compute + {write / 3600:.2f} of tables and Parquet + "
+        f"{(census + tables) / 3600:.2f} of census parts and board tables; about {disk / 1e9:.1f} GB of Parquet; "
+        f"{jobs} jobs (largest sweep job {largest:,} runs)"
+    )
+    top = known.get(args.upto, a_c * args.upto ** (b_c + 2)) * largest / (args.upto**2 * N_ORDERS)
     for p in args.cores:
-        wall = max((sweep_total + tables_total + jobs * args.job_overhead) / p, longest)
+        wall = max((total + jobs * args.job_overhead) / p, top / min(p, 8))
         print(f"  on {p:4d} cores: about {wall / 3600:.2f} h wall ({wall / 60:.0f} min)")
 
 

@@ -8,6 +8,7 @@ Usage::
     python benchmarks/bench_tree.py --rules-only          # pohl, roth, corner against fixed
     git show HEAD~1:knight/sweep/tree.py > /tmp/old_tree.py
     python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
+    python benchmarks/bench_tree.py --rate 24 32          # knight steps per second: tree, brute, tree before
 
 For each board: a full sweep (every start x every order) computed by both engines,
 one orbit task after another on one thread (``knight.sweep.driver.orbit_rows``, no Dask, no
@@ -25,7 +26,12 @@ Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tre
 engine against ``fixed``, alternating, with leaves and steps. Before/after
 (``--before FILE``): another version of ``knight/sweep/tree.py`` (e.g. from git history)
 against this one, full sweeps alternating in one process, ``--repeats`` times; only
-same-run ratios mean anything on a shared machine.
+same-run ratios mean anything on a shared machine. Step rate (``--rate BOARDS``): knight
+steps per CPU second of one thread, for the tie tree (``search`` from ``--starts``
+sampled orbit representatives, every order), the brute-force kernel (the same starts,
+every order, ``brute_orbit``) and the tie tree before issue 19 (``tree_before.py``
+beside this file), in rotated order each round, ``--repeats`` rounds; the ratios are
+taken round by round and their median, minimum and maximum printed.
 """
 
 from __future__ import annotations
@@ -243,6 +249,30 @@ def alternate(board: Board, variants: dict, repeats: int) -> dict:
     }
 
 
+def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -> dict:
+    """Knight steps per CPU second (this thread) of the tie tree, brute force and the tree
+    before, alternating (module docstring); per variant the rates of every round."""
+    import knight.sweep.tree as tree
+
+    reps = [int(o[0]) for o in SweepSpec(board).orbits()]
+    rng = np.random.default_rng(seed)
+    sample = sorted(rng.choice(reps, min(starts, len(reps)), replace=False).tolist())
+    ranks = np.arange(N_ORDERS)
+    variants = {
+        "tree": lambda: sum(tree.search(board, s)["steps"] for s in sample),
+        "brute": lambda: sum(int(brute_orbit(board, np.array([s]), ranks)["steps"][0]) for s in sample),
+        "before": lambda: sum(before.search(board, s)["steps"] for s in sample),
+    }
+    names = list(variants)
+    rates = {n: [] for n in names}
+    for r in range(repeats):
+        for n in names[r % len(names) :] + names[: r % len(names)]:
+            t0 = time.thread_time()
+            steps = variants[n]()
+            rates[n].append(steps / (time.thread_time() - t0))
+    return {"sample": sample, **rates}
+
+
 def load_tree(path: str):
     """Import a version of ``knight/sweep/tree.py`` from ``path`` as a separate module."""
     spec = importlib.util.spec_from_file_location("tree_before", path)
@@ -282,7 +312,9 @@ def main(argv=None) -> int:
         metavar="FILE",
         help="only compare this version of knight/sweep/tree.py with the current one (boards: --boards)",
     )
-    p.add_argument("--repeats", type=int, default=5, help="rounds for --rules and --before")
+    p.add_argument("--repeats", type=int, default=5, help="rounds for --rules, --before and --rate")
+    p.add_argument("--rate", nargs="*", metavar="BOARD", help="only the step rates of tree, brute and tree before")
+    p.add_argument("--starts", type=int, default=4, help="sampled orbit representatives for --rate")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
     p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -292,6 +324,24 @@ def main(argv=None) -> int:
         return 0
 
     warm_up()
+    if args.rate:
+        before = load_tree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree_before.py"))
+        before.search(Board(5, 5), 0)
+        print(f"## Knight steps per CPU second of one thread ({args.repeats} alternating rounds)\n")
+        print("| board | starts | tree M/s | brute M/s | tree / brute: median (min-max) | before M/s | tree / before |")
+        print("|---|---|---|---|---|---|---|")
+        for name in args.rate:
+            r = step_rates(parse_board(name), args.starts, args.repeats, before)
+            vs_brute = [a / b for a, b in zip(r["tree"], r["brute"])]
+            vs_before = [a / b for a, b in zip(r["tree"], r["before"])]
+            med = statistics.median
+            print(
+                f"| {name} | {len(r['sample'])} | {med(r['tree']) / 1e6:.1f} | {med(r['brute']) / 1e6:.1f} "
+                f"| {med(vs_brute):.2f} ({min(vs_brute):.2f}-{max(vs_brute):.2f}) | {med(r['before']) / 1e6:.1f} "
+                f"| {med(vs_before):.2f} |",
+                flush=True,
+            )
+        return 0
     if args.before:
         old = load_tree(args.before)
         print(f"## Before ({args.before}) / after (knight.sweep.tree), full sweeps, compute only\n")

@@ -110,6 +110,11 @@ BAD = [
         with_("rules.studies[0].starts", "all"),
         "config key rules.studies[0].starts: 'all': squirrel-cull starts from (1, 1) only",
     ),
+    (
+        with_("census.check_samples", 0),
+        "config key census.check_samples: 0: 0 is less than the minimum of 1",
+    ),
+    (with_("census.check_largest", 4), "config key census.check_largest: 4: 4 is less than the minimum of 5"),
 ]
 
 
@@ -281,3 +286,19 @@ def test_the_schema_states_the_libraries_rule_names_and_defaults():
     for rule in tiebreak.RULES:
         spec = RuleSpec.from_settings(rule, cfg["rules"]["settings"])
         assert spec == RuleSpec(rule), rule  # the config's defaults are the library's
+
+
+def test_the_census_schema_states_the_census_check_defaults():
+    """One source: the census section's defaults are knight.sweep.census_check's."""
+    from knight.sweep import census_check
+
+    props = yaml.safe_load((SCHEMA.parent / "census.schema.yaml").read_text())["properties"]
+    assert props["check_samples"]["default"] == census_check.CHECK_SAMPLES
+    assert props["check_seed"]["default"] == census_check.CHECK_SEED
+    assert props["check_largest"]["default"] == census_check.CHECK_LARGEST
+    assert props["check_largest"]["minimum"] == census_check.CHECK_SMALLEST
+    assert load({"sweep": {"boards": [5]}})["census"] == {
+        "check_samples": 20_000,
+        "check_seed": 19,
+        "check_largest": 16,
+    }

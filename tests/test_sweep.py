@@ -133,3 +133,22 @@ with dask_client(2) as client:
         raise AssertionError("the sweep waited for ever: Dask paused its workers") from None
     assert res.returncode == 0, res.stderr[-2000:]
     assert res.stdout.split() == ["['None']", "1451520"], res.stdout
+
+
+def test_table_sorts_start_blocks_from_parts_in_any_order():
+    """Parts of whole starts, given in any order, make one table sorted by (start, order)."""
+    from knight.sweep.driver import orbit_rows, to_table
+
+    board = Board(6, 6)
+    ranks = np.array([3, 70, 5000, 40000])
+    spec = SweepSpec(board, ranks=ranks)
+    parts = [orbit_rows(board, orbit, ranks, "tree") for orbit in spec.orbits()][::-1]
+    table = to_table(board, parts, len(ranks))
+    start = table.column("start").to_numpy().astype(np.int64)
+    order = table.column("order").to_numpy().astype(np.int64)
+    assert np.array_equal(start, np.repeat(np.arange(36), 4)) and np.array_equal(order, np.tile(ranks, 36))
+    want = {(int(s), int(o)): naive_outcome(6, 6, int(s), ORDER_STRINGS[o]) for s, o in zip(start[::7], order[::7])}
+    rows = table.to_pylist()
+    for i in range(0, len(rows), 7):
+        r = rows[i]
+        assert (r["visited"], r["end"], r["complete"], r["closed"], r["ties"]) == want[(r["start"], r["order"])]

@@ -70,7 +70,7 @@ def test_totals_match_conventions():
         assert sum(int(r["closed"].sum()) for r in rows) == closed
 
 
-# Larger boards: random starts (partial orbits) and random orders.
+# Larger boards, every side from 11 to 20: random starts (partial orbits) and random orders.
 @pytest.mark.parametrize(
     "name, n_starts, n_orders, seed",
     [
@@ -79,6 +79,12 @@ def test_totals_match_conventions():
         ("16", 3, 200, 3),
         ("7x13", 3, 300, 4),
         ("20", 2, 100, 5),
+        ("13", 2, 100, 6),
+        ("14", 2, 100, 7),
+        ("15", 2, 100, 8),
+        ("17", 2, 80, 9),
+        ("18", 2, 80, 10),
+        ("19", 2, 80, 11),
     ],
 )
 def test_sampled_starts_and_orders(name, n_starts, n_orders, seed):

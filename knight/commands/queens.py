@@ -106,7 +106,6 @@ def _check(args: argparse.Namespace):
 
 def _run(args: argparse.Namespace) -> int:
     from knight.queens import dominate, place
-    from knight.runtime.cluster import dask_client
 
     # Validate before starting a cluster: a bad n or k fails in well under a second.
     workers, store, output = _check(args)
@@ -135,6 +134,8 @@ def _run(args: argparse.Namespace) -> int:
 
     warm_up()
     if workers > 1 or args.scheduler:
+        from knight.runtime.cluster import dask_client  # Dask only when a cluster is used
+
         with dask_client(workers, args.scheduler) as client:
             result = search(client)
     else:

@@ -5,8 +5,9 @@ diagonal already attacked in the current row. A placement is stored as ``cols[ro
 The search is split by prefix (the columns of the first ``D`` rows).
 
 Counting (:func:`count_prefixes`): only the left half of row 0 is searched and
-mirrored (weight 2; the middle column of an odd board weight 1), and the last row is
-counted without being visited. Classes follow from Burnside's lemma without looking
+mirrored (weight 2; the middle column of an odd board weight 1), and the last two rows
+are counted in closed form (:func:`_last_two`): the queens of row n - 2 are counted as
+nodes but not placed one by one, and row n - 1 is never visited. Classes follow from Burnside's lemma without looking
 at any placement twice: no placement is its own mirror image in a mirror or a
 diagonal (n > 1), so classes = (Q + P + 2 R) / 8 with Q all placements, P those
 unchanged by the half turn and R those unchanged by the quarter turn, which
@@ -155,6 +156,87 @@ def solve_prefixes(n, prefixes, mirror, keep):
 
 
 @njit(nogil=True, cache=True)
+def _last_two(cols, ld, rd, avail, full):
+    """``(placements, nodes)`` below a partial placement whose next free row is row n - 2.
+
+    ``cols``, ``ld``, ``rd``: the attacked masks of row n - 2, ``avail`` its free squares.
+    A queen on ``b`` in ``avail`` leaves the squares ``A`` minus ``b``, ``b << 1`` and
+    ``b >> 1`` free on row n - 1, where ``A`` is row n - 1's free squares without her;
+    summed over ``b``: ``|avail| |A| - |avail & A| - |(avail << 1) & A| - |(avail >> 1) & A|``.
+    No loop over the queens of row n - 2 (each still counts as a node visited).
+    """
+    k = popcount(avail)
+    a = full & ~(cols | (ld << _ONE) | (rd >> _ONE))
+    pairs = k * popcount(a) - popcount(avail & a) - popcount((avail << _ONE) & a) - popcount((avail >> _ONE) & a)
+    return np.int64(pairs), np.int64(k)
+
+
+@njit(nogil=True, cache=True)
+def _start(prefix, full):
+    """Attacked masks ``(cols, ld, rd)`` of the row below a prefix (int32 columns)."""
+    cols = _ZERO
+    ld = _ZERO
+    rd = _ZERO
+    for row in range(prefix.shape[0]):
+        b = _ONE << np.uint64(prefix[row])
+        cols |= b
+        ld = ((ld | b) << _ONE) & full
+        rd = (rd | b) >> _ONE
+    return cols, ld, rd
+
+
+@njit(nogil=True, cache=True)
+def _count_below(n, D, cols, ld, rd):
+    """``(placements, nodes)`` below a valid ``D``-row prefix with attacked masks
+    ``cols, ld, rd`` on row ``D`` (``D <= n - 3``), the prefix itself not counted as a node.
+
+    Depth-first with the current row's masks in registers and the rows above on a
+    stack; rows n - 2 and n - 1 by :func:`_last_two`.
+    """
+    full = (_ONE << np.uint64(n)) - _ONE
+    stack = np.empty((n, 4), dtype=np.uint64)
+    avail = full & ~(cols | ld | rd)
+    count = 0
+    visited = 0
+    depth = 0
+    last = n - 3 - D  # the depth of row n - 3
+    while True:
+        if depth == last:
+            while avail != _ZERO:
+                b = avail & (_ZERO - avail)
+                avail ^= b
+                c = cols | b
+                left = (ld | b) << _ONE
+                right = (rd | b) >> _ONE
+                pairs, nodes = _last_two(c, left, right, full & ~(c | left | right), full)
+                count += pairs
+                visited += 1 + nodes
+        if avail == _ZERO:
+            if depth == 0:
+                return count, visited
+            depth -= 1
+            k = np.uint64(depth)
+            cols = stack[k, 0]
+            ld = stack[k, 1]
+            rd = stack[k, 2]
+            avail = stack[k, 3]
+            continue
+        b = avail & (_ZERO - avail)
+        avail ^= b
+        visited += 1
+        k = np.uint64(depth)
+        stack[k, 0] = cols
+        stack[k, 1] = ld
+        stack[k, 2] = rd
+        stack[k, 3] = avail
+        depth += 1
+        cols |= b
+        ld = (ld | b) << _ONE
+        rd = (rd | b) >> _ONE
+        avail = full & ~(cols | ld | rd)
+
+
+@njit(nogil=True, cache=True)
 def count_prefixes(n, prefixes, mirror):
     """``(placements, nodes)`` below the valid prefixes (int32[m, D]); see the module docstring.
 
@@ -163,53 +245,25 @@ def count_prefixes(n, prefixes, mirror):
     """
     D = prefixes.shape[1]
     full = (_ONE << np.uint64(n)) - _ONE
-    cols = np.zeros(n + 1, dtype=np.uint64)
-    ld = np.zeros(n + 1, dtype=np.uint64)
-    rd = np.zeros(n + 1, dtype=np.uint64)
-    avail = np.zeros(n + 1, dtype=np.uint64)
     total = 0
     visited = 0
     for m in range(prefixes.shape[0]):
-        cols[0] = _ZERO
-        ld[0] = _ZERO
-        rd[0] = _ZERO
-        for row in range(D):
-            _descend(row, _ONE << np.uint64(prefixes[m, row]), cols, ld, rd, avail, full)
+        cols, ld, rd = _start(prefixes[m], full)
+        avail = full & ~(cols | ld | rd)
         weight = 1
         if mirror and D > 0 and 2 * prefixes[m, 0] + 1 < n:
             weight = 2
         visited += 1
         if D == n:
-            total += weight
-            continue
-        if D == n - 1:
-            total += weight * np.int64(popcount(avail[D]))
-            continue
-        row = D
-        avail[row] = full & ~(cols[row] | ld[row] | rd[row])
-        count = 0
-        while True:
-            a = avail[row]
-            if a == _ZERO:
-                if row == D:
-                    break
-                row -= 1
-                continue
-            b = a & (_ZERO - a)
-            avail[row] = a ^ b
-            c = cols[row] | b
-            left = (ld[row] | b) << _ONE
-            right = (rd[row] | b) >> _ONE
-            visited += 1
-            if row == n - 2:
-                count += np.int64(popcount(full & ~(c | left | right)))
-                continue
-            row += 1
-            cols[row] = c
-            ld[row] = left
-            rd[row] = right
-            avail[row] = full & ~(c | left | right)
+            count, nodes = 1, 0
+        elif D == n - 1:
+            count, nodes = np.int64(popcount(avail)), 0
+        elif D == n - 2:
+            count, nodes = _last_two(cols, ld, rd, avail, full)
+        else:
+            count, nodes = _count_below(n, D, cols, ld, rd)
         total += weight * count
+        visited += nodes
     return total, visited
 
 

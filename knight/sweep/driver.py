@@ -51,6 +51,27 @@ RUNS_SCHEMA = pa.schema(
     ]
 )
 
+#: Parquet writer options of a runs file (``pyarrow.parquet.write_table`` keywords). The
+#: rows are sorted by (start, order). ``rows``, ``cols``, ``start``, ``visited`` and
+#: ``ties`` take a dictionary with run-length encoded indices (the first three cost a
+#: few bytes per row group; ``ties`` has a few hundred values); ``order`` counts up by
+#: one within a start, which delta encoding stores in almost nothing; ``complete`` and
+#: ``closed`` are run-length encoded bits; ``end`` (a square, up to a few thousand
+#: values) is split into byte streams, whose high bytes are nearly constant. Then zstd.
+#: These are standard Parquet encodings: pyarrow and polars read them. Sizes against
+#: the data's own entropy: docs/scaling.md.
+RUNS_PARQUET = {
+    "compression": "zstd",
+    "row_group_size": 1 << 20,
+    "use_dictionary": ["rows", "cols", "start", "visited", "ties"],
+    "column_encoding": {
+        "order": "DELTA_BINARY_PACKED",
+        "complete": "RLE",
+        "closed": "RLE",
+        "end": "BYTE_STREAM_SPLIT",
+    },
+}
+
 _OUTCOME_DTYPES = {
     "visited": np.uint32,
     "end": np.uint32,
@@ -194,20 +215,18 @@ def brute_rule_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: 
     return out
 
 
-def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]]) -> pa.Table:
+def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]], per_start: int) -> pa.Table:
     """Assemble task results into one runs table (``RUNS_SCHEMA``), sorted by (start, order).
 
-    Each part holds whole starts, every start a contiguous block of rows sorted by
-    order, so sorting the blocks by start (a concatenation, no row sort) suffices.
+    Each part holds whole starts, every start a block of ``per_start`` rows sorted by
+    order, so the table is the blocks sorted by start: one copy of each block into
+    columns allocated once (no row sort, no concatenation).
     """
-    blocks = []  # (start, part, first row, end row)
-    for k, p in enumerate(parts := list(parts)):
-        starts = p["start"]
-        bounds = np.flatnonzero(np.diff(starts.astype(np.int64))) + 1
-        edges = [0, *bounds.tolist(), len(starts)]
-        blocks += [(int(starts[lo]), k, lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
-    blocks.sort()
-    n = sum(hi - lo for _, _, lo, hi in blocks)
+    parts = list(parts)
+    blocks = sorted(
+        (int(p["start"][lo]), k, lo) for k, p in enumerate(parts) for lo in range(0, len(p["start"]), per_start)
+    )
+    n = len(blocks) * per_start
     cols = {
         "rows": np.full(n, board.rows, np.uint16),
         "cols": np.full(n, board.cols, np.uint16),
@@ -215,12 +234,9 @@ def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]]) -> pa.Table:
     for f in RUNS_SCHEMA:
         if f.name in cols:
             continue
-        dtype = f.type.to_pandas_dtype()
-        cols[f.name] = (
-            np.concatenate([parts[k][f.name][lo:hi] for _, k, lo, hi in blocks]).astype(dtype, copy=False)
-            if blocks
-            else np.empty(0, dtype)
-        )
+        out = cols[f.name] = np.empty(n, f.type.to_pandas_dtype())
+        for i, (_, k, lo) in enumerate(blocks):
+            out[i * per_start : (i + 1) * per_start] = parts[k][f.name][lo : lo + per_start]
     return pa.Table.from_arrays([pa.array(cols[f.name], type=f.type) for f in RUNS_SCHEMA], schema=RUNS_SCHEMA)
 
 
@@ -261,7 +277,7 @@ def _collect(spec: SweepSpec, futures, client, progress, t0: float) -> ChunkResu
             progress.update(1)
     parts = client.gather(futures)
     steps = int(sum(int(p["steps"][0]) for p in parts))
-    return ChunkResult(to_table(spec.board, parts), steps, time.perf_counter() - t0)
+    return ChunkResult(to_table(spec.board, parts, len(spec.ranks)), steps, time.perf_counter() - t0)
 
 
 def _value(x):
@@ -288,7 +304,7 @@ def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkR
             if progress is not None:
                 progress.update(1)
         steps = int(sum(int(p["steps"][0]) for p in parts))
-        return ChunkResult(to_table(spec.board, parts), steps, time.perf_counter() - t0)
+        return ChunkResult(to_table(spec.board, parts, len(spec.ranks)), steps, time.perf_counter() - t0)
     return _collect(spec, _submit(spec, chunk, client, _share(spec, client)), client, progress, t0)
 
 
@@ -323,8 +339,8 @@ def chunk_path(root: str | Path, board: Board, chunk: int, rule: str = "fixed") 
 
 
 def write_chunk(result: ChunkResult, path: str | Path) -> None:
-    """Write a chunk's runs table atomically."""
-    write_parquet(result.table, path, row_group_size=1 << 20)
+    """Write a chunk's runs table atomically, with the encodings of :data:`RUNS_PARQUET`."""
+    write_parquet(result.table, path, **RUNS_PARQUET)
 
 
 @dataclass
@@ -477,6 +493,7 @@ __all__ = [
     "ENGINES",
     "run",
     "RUNS_SCHEMA",
+    "RUNS_PARQUET",
     "SweepSpec",
     "ChunkResult",
     "SweepSummary",

@@ -9,8 +9,9 @@ narrowed by the rule's key (:func:`knight.core.tiebreak.narrow`; ``fixed`` has n
 *residual tie point* is a step where two or more candidates are left, so that the
 order decides. For ``fixed`` that is a plain tie point.
 
-Search. From a start the knight walks while one candidate is left (:func:`_least`,
-:func:`_visit`). At a residual tie among the moves ``T`` the search branches on each
+Search. From a start the knight walks while one candidate is left: :func:`_enter`
+visits a square and returns the candidates from it in one pass over its eight
+neighbours. At a residual tie among the moves ``T`` the search branches on each
 ``t`` in ``T``: the orders whose first move of ``T`` is ``t``. Two kernels share
 these steps and differ in how a branch is represented:
 
@@ -26,11 +27,12 @@ these steps and differ in how a branch is represented:
 
 A tie with a single branch is walked through like a forced move (its tie still
 counts); a tie with two or more pushes a frame: one row of an int64 array whose
-columns are the ``F_*`` constants. Backtracking undoes squares one by one
-(:func:`_undo`), never copying the board. The leaves of a start partition the wanted
-ranks; the kernels count the labels and :func:`search` raises unless every rank is
-labelled exactly once. A leaf's tie count is the number of residual tie points on
-its path, as a single run counts them.
+columns are the ``F_*`` constants, and a copy of the degree array (one byte a
+square). Backtracking to a frame copies its degrees back and cuts the path to the
+frame's length (:func:`_restore`), so a step is never undone square by square. The
+leaves of a start partition the wanted ranks; the kernels count the labels and
+:func:`search` raises unless every rank is labelled exactly once. A leaf's tie count
+is the number of residual tie points on its path, as a single run counts them.
 
 Symmetry: for an orbit of starts only the representative ``s0`` (smallest square of
 the orbit) is searched. For ``t = g·s0`` the run under ``o'`` is the image under
@@ -41,15 +43,18 @@ symmetries needs no special case: any ``g`` with ``g·s0 = t`` gives the same ro
 (the first one in element order is used). Slice mode is chosen when at most
 :data:`FULL_THRESHOLD` ranks are wanted at ``s0``.
 
-Memory per call: a few tables of 40,320 entries, and stacks of board-size length.
+Memory per call: a few tables of 40,320 entries, stacks of board-size length and one
+padded board (one byte a square) per open frame.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
-from knight.core.board import MOVES, Board
+from knight.core.board import Board
 from knight.core.layout import BLOCKED, padded, unpad
 from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
 from knight.core.symmetry import group
@@ -62,13 +67,11 @@ FULL_THRESHOLD = N_ORDERS // 4
 _LIMIT = BLOCKED - 8
 #: ``_WEIGHT[i]``: (7 - i)!, the weight of position ``i`` of an order in its rank.
 _WEIGHT = LEHMER_WEIGHTS
-#: Row and column steps of the moves: move ``m`` goes ``_DR[m] * width + _DC[m]`` in the
-#: padded layout (constants, so the eight steps cost no loads in the hot loops).
-_DR = np.ascontiguousarray(MOVES[:, 0])
-_DC = np.ascontiguousarray(MOVES[:, 1])
 #: Population count of a byte, and index of its lowest set bit (8 for 0).
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 _LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 8 for i in range(256)], dtype=np.int64)
+#: ``_SPREAD[mask]``: byte ``m`` is 0xFF for each bit ``m`` of ``mask`` (as int64 bits).
+_SPREAD = np.array([sum(0xFF << (8 * m) for m in range(8) if i >> m & 1) for i in range(256)], np.uint64).view(np.int64)
 
 # Columns of a tie frame (one row per tie point with two or more branches on the path).
 F_POS = 0  #: path length at the tie
@@ -87,54 +90,94 @@ L_TIES = 2  #: residual tie points on the path
 N_LEAF_FIELDS = 3
 
 
-@nb.njit(nogil=True, cache=True)
-def _visit(deg, path, saved, n, p, width):
-    """Append padded square ``p`` to the path of length ``n``; return ``n + 1``.
+class Walk(NamedTuple):
+    """The walking state of a search: ``deg`` (int8 degrees of the padded board, see
+    :func:`knight.core.layout.padded`, then margin cells up to a multiple of 8),
+    ``path`` (int64 padded squares), ``frames`` (int64[board size, N_FIELDS]) and
+    ``snap`` (int64[open frames, len(deg) / 8]: the degrees at each open frame, copied
+    eight cells to a word)."""
 
-    ``saved[n]`` keeps the degree ``p`` had, for :func:`_undo`. ``width``: padded row length.
+    deg: np.ndarray
+    path: np.ndarray
+    frames: np.ndarray
+    snap: np.ndarray
+
+
+class Geometry(NamedTuple):
+    """What a kernel needs of the board: ``offsets`` (int64[8], padded step of each
+    move), ``lowest`` (int64[256]: the step of the lowest move of each bitmask),
+    ``rows``, ``cols``, the padded ``width`` (cols + 4) and the ``rule`` code."""
+
+    offsets: np.ndarray
+    lowest: np.ndarray
+    rows: int
+    cols: int
+    width: int
+    rule: int
+
+
+@nb.njit(nogil=True, cache=True)
+def _enter(deg, path, n, p, width):
+    """Make padded square ``p`` square ``n`` of the path; return the bitmask of the moves
+    from ``p`` to a candidate of least degree (0: no candidate).
+
+    One pass over the eight neighbours: each loses ``p`` from its degree, and the
+    decremented values are the candidates' degrees; no loop, no branch, no table.
+    ``width``: padded row length.
     """
-    saved[n] = deg[p]
-    deg[p] = BLOCKED
-    path[n] = p
-    for k in range(8):
-        deg[p + _DR[k] * width + _DC[k]] -= 1
-    return n + 1
+    deg[np.uint64(p)] = BLOCKED
+    path[np.uint64(n)] = p
+    # The moves of docs/conventions.md, 0-based: (2, 1), (2, -1), (1, -2), (-1, -2),
+    # (-2, -1), (-2, 1), (-1, 2), (1, 2); the eight squares are distinct. Indices are
+    # unsigned: numba then skips its negative-index wraparound.
+    c0 = 2 * width + 1
+    c1 = 2 * width - 1
+    c2 = width - 2
+    c3 = -width - 2
+    c4 = -2 * width - 1
+    c5 = -2 * width + 1
+    c6 = -width + 2
+    c7 = width + 2
+    q = np.uint64(p + c0)
+    d0 = deg[q] - 1
+    deg[q] = d0
+    q = np.uint64(p + c1)
+    d1 = deg[q] - 1
+    deg[q] = d1
+    q = np.uint64(p + c2)
+    d2 = deg[q] - 1
+    deg[q] = d2
+    q = np.uint64(p + c3)
+    d3 = deg[q] - 1
+    deg[q] = d3
+    q = np.uint64(p + c4)
+    d4 = deg[q] - 1
+    deg[q] = d4
+    q = np.uint64(p + c5)
+    d5 = deg[q] - 1
+    deg[q] = d5
+    q = np.uint64(p + c6)
+    d6 = deg[q] - 1
+    deg[q] = d6
+    q = np.uint64(p + c7)
+    d7 = deg[q] - 1
+    deg[q] = d7
+    best = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
+    e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
+    e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
+    mask = e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
+    return mask if best < _LIMIT else 0
 
 
 @nb.njit(nogil=True, cache=True)
-def _undo(deg, path, saved, n, stop, width):
-    """Take squares off the end of the path until ``stop`` are left; return ``stop``."""
-    while n > stop:
-        n -= 1
-        p = path[n]
-        for k in range(8):
-            deg[p + _DR[k] * width + _DC[k]] += 1
-        deg[p] = saved[n]
-    return n
-
-
-@nb.njit(nogil=True, cache=True)
-def _least(deg, p, width):
-    """Bitmask of the moves from ``p`` to a candidate of least degree (0: no candidate)."""
-    best = _LIMIT
-    for k in range(8):
-        best = min(best, deg[p + _DR[k] * width + _DC[k]])
-    mask = 0
-    if best < _LIMIT:
-        for k in range(8):
-            mask |= (deg[p + _DR[k] * width + _DC[k]] == best) * (1 << k)
-    return mask
-
-
-@nb.njit(nogil=True, cache=True)
-def _push(frames, nf, n, ties, mask, todo, after, before):
-    """Write tie frame ``nf`` (its bounds, in slice mode, are written by :func:`_partition`)."""
+def _push(frames, snap, deg, nf, n, ties, mask, todo):
+    """Open frame ``nf`` at path length ``n`` with a copy of the degrees (its constraints
+    or bounds are written by the caller)."""
     frames[nf, F_POS] = n
     frames[nf, F_TIES] = ties
     frames[nf, F_MASK] = mask
     frames[nf, F_TODO] = todo
-    frames[nf, F_AFTER] = after
-    frames[nf, F_BEFORE] = before
+    snap[nf, :] = deg.view(np.int64)
 
 
 @nb.njit(nogil=True, cache=True)
@@ -153,6 +196,13 @@ def _next_branch(frames, nf):
 
 
 @nb.njit(nogil=True, cache=True)
+def _restore(deg, frames, snap, f):
+    """Back to frame ``f``: its degrees copied back; returns (path length, tie points)."""
+    deg.view(np.int64)[:] = snap[f]
+    return frames[f, F_POS], frames[f, F_TIES]
+
+
+@nb.njit(nogil=True, cache=True)
 def _record(leaf, i, n, end, ties):
     """Write leaf ``i``: ``n`` squares visited, padded ``end``, ``ties`` residual tie points."""
     leaf[i, L_VISITED] = n
@@ -160,21 +210,32 @@ def _record(leaf, i, n, end, ties):
     leaf[i, L_TIES] = ties
 
 
+def _walk(deg0: np.ndarray, size: int) -> Walk:
+    """A fresh walking state on a copy of ``deg0`` (int8) for a board of ``size`` squares."""
+    deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
+    deg[: len(deg0)] = deg0
+    return Walk(
+        deg,
+        np.empty(size, np.int64),
+        np.empty((size, N_FIELDS), np.int64),
+        # One row per possible open frame; only the rows used are ever touched.
+        np.empty((size, len(deg) // 8), np.int64),
+    )
+
+
 # --- constraint mode -----------------------------------------------------------------
 @nb.njit(nogil=True, cache=True)
-def _live(before, mask):
+def _live(after, mask):
     """Moves of ``mask`` that no other move of ``mask`` must precede (the branches).
 
-    ``before``: byte ``m`` = moves that must come before ``m``.
+    ``after``: byte ``m`` = moves that must come after ``m``; the bytes of the moves of
+    ``mask`` are selected (:data:`_SPREAD`) and OR-folded, without a loop.
     """
-    live = 0
-    rem = mask
-    while rem:
-        t = _LOWBIT[rem]
-        rem &= rem - 1
-        if (before >> (8 * t)) & mask == 0:
-            live |= 1 << t
-    return live
+    x = after & _SPREAD[mask]
+    x |= x >> 32
+    x |= x >> 16
+    x |= x >> 8
+    return mask & ~x & 0xFF
 
 
 @nb.njit(nogil=True, cache=True)
@@ -258,77 +319,75 @@ def _expand(before, leaf, leaf_of, scratch):
 
 
 @nb.njit(nogil=True, cache=True)
-def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
+def _tree_full(walk, geo, p0, leaf_of, leaf):
     """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
 
-    ``deg0, offsets``: :func:`knight.core.layout.padded`; ``rule``: a rule code of
-    :data:`knight.core.tiebreak.ORDER_RULES`. ``leaf_of`` (int32[40320]) receives the leaf
-    of each rank, ``leaf`` (int64[40320, N_LEAF_FIELDS]) each leaf's outcome.
-    Returns (leaves, knight steps walked, ranks labelled, ranks labelled twice).
+    ``walk``: :class:`Walk` on the board's initial degrees; ``geo``: :class:`Geometry`.
+    ``leaf_of`` (int32[40320]) receives the leaf of each rank, ``leaf``
+    (int64[40320, N_LEAF_FIELDS]) each leaf's outcome. Returns (leaves, knight steps
+    walked, ranks labelled, ranks labelled twice).
     """
-    deg = deg0.copy()
-    width = cols + 4
-    path = np.empty(rows * cols, np.int64)
-    saved = np.empty(rows * cols, np.int32)
-    frames = np.empty((rows * cols, N_FIELDS), np.int64)
     scratch = np.zeros((3, 8), np.int64)
     leaf_of[:] = -1
-    after = 0
-    before = 0
-    n = _visit(deg, path, saved, 0, p0, width)
+    after = before = 0
+    deg, path, frames, snap = walk
+    offsets, lowest, width, rule = geo.offsets, geo.lowest, geo.width, geo.rule
+    cur = p0
+    mask = _enter(deg, path, 0, cur, width)
+    n = 1
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
-        # The candidates left after the least degree and the rule's key.
-        cur = path[n - 1]
-        mask = _least(deg, cur, width)
-        if rule != FIXED and _POPCOUNT[mask] > 1:
-            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT)
-        if _POPCOUNT[mask] == 1:  # a forced move
-            n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
-            steps += 1
-            continue
-        if mask:  # a residual tie point
-            ties += 1
-            live = _live(before, mask)
-            if _POPCOUNT[live] == 1:  # it already precedes the other tied moves
-                n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[live]], width)
-                steps += 1
-                continue
-            _push(frames, nf, n, ties, mask, live, after, before)
-            nf += 1
-        else:  # a leaf: no candidate left
+        p = cur + lowest[mask]  # the next square if the move is forced
+        if mask & (mask - 1):  # two or more candidates
+            if rule != FIXED:
+                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT)
+                p = cur + lowest[mask]
+            if mask & (mask - 1):  # a residual tie point
+                ties += 1
+                live = _live(after, mask) if after else mask
+                if live & (live - 1):  # two or more branches: open a frame, take the first
+                    _push(frames, snap, deg, nf, n, ties, mask, live & (live - 1))
+                    frames[nf, F_AFTER] = after
+                    frames[nf, F_BEFORE] = before
+                    nf += 1
+                    after, before = _constrain(after, before, mask, _LOWBIT[live])
+                p = cur + lowest[live]
+        elif mask == 0:  # a leaf: no candidate left
             if leaves == leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
-            _record(leaf, leaves, n, path[n - 1], ties)
+            _record(leaf, leaves, n, cur, ties)
             c, x = _expand(before, leaves, leaf_of, scratch)
             labelled += c
             clash += x
             leaves += 1
-        # Backtrack to the innermost frame with a branch left and enter that branch.
-        nf, t = _next_branch(frames, nf)
-        if t < 0:
-            return leaves, steps, labelled, clash
-        f = nf - 1
-        n = _undo(deg, path, saved, n, frames[f, F_POS], width)
-        ties = frames[f, F_TIES]
-        after, before = _constrain(frames[f, F_AFTER], frames[f, F_BEFORE], frames[f, F_MASK], t)
-        n = _visit(deg, path, saved, n, path[n - 1] + offsets[t], width)
+            # Back to the innermost frame with a branch left.
+            nf, t = _next_branch(frames, nf)
+            if t < 0:
+                return leaves, steps, labelled, clash
+            f = nf - 1
+            n, ties = _restore(deg, frames, snap, f)
+            fr = frames[f]
+            after, before = _constrain(fr[F_AFTER], fr[F_BEFORE], fr[F_MASK], t)
+            p = path[n - 1] + offsets[t]
+        cur = p
+        mask = _enter(deg, path, n, cur, width)
+        n += 1
         steps += 1
 
 
 # --- slice mode ----------------------------------------------------------------------
 @nb.njit(nogil=True, cache=True)
-def _partition(seg, lo, hi, mask, prio, frames, f, branch, tmp):
+def _partition(seg, lo, hi, mask, prio, bounds, scratch):
     """Group ``seg[lo:hi]`` by the move of ``mask`` each order ranks first.
 
-    Writes the bounds into ``frames[f, F_BOUNDS:]`` (branch ``m`` gets
-    ``seg[b[m]:b[m + 1]]``; the order within a branch is kept) and returns the
-    bitmask of the non-empty branches. ``branch``, ``tmp``: scratch as long as ``seg``.
+    Writes the bounds into ``bounds`` (9 entries: branch ``m`` gets
+    ``seg[bounds[m]:bounds[m + 1]]``; the order within a branch is kept) and returns
+    the bitmask of the non-empty branches. ``scratch``: int64[2, len(seg)].
     """
-    b = F_BOUNDS
-    for m in range(9):
-        frames[f, b + m] = 0
-    # Count the orders of each branch into b[m + 1], then turn counts into bounds.
+    branch = scratch[0]
+    tmp = scratch[1]
+    bounds[:] = 0
+    # Count the orders of each branch into bounds[m + 1], then turn counts into bounds.
     for i in range(lo, hi):
         o = seg[i]
         rem = mask
@@ -342,22 +401,22 @@ def _partition(seg, lo, hi, mask, prio, frames, f, branch, tmp):
                 best = p
                 first = m
         branch[i] = first
-        frames[f, b + first + 1] += 1
+        bounds[first + 1] += 1
     todo = 0
-    frames[f, b] = lo
+    bounds[0] = lo
     for m in range(8):
-        if frames[f, b + m + 1]:
+        if bounds[m + 1]:
             todo |= 1 << m
-        frames[f, b + m + 1] += frames[f, b + m]
+        bounds[m + 1] += bounds[m]
     if _POPCOUNT[todo] > 1:
         for i in range(lo, hi):
             m = branch[i]
-            tmp[frames[f, b + m]] = seg[i]
-            frames[f, b + m] += 1
-        # The scatter advanced each b[m] to b[m + 1]: shift the bounds back.
+            tmp[bounds[m]] = seg[i]
+            bounds[m] += 1
+        # The scatter advanced each bounds[m] to bounds[m + 1]: shift the bounds back.
         for m in range(8, 0, -1):
-            frames[f, b + m] = frames[f, b + m - 1]
-        frames[f, b] = lo
+            bounds[m] = bounds[m - 1]
+        bounds[0] = lo
         for i in range(lo, hi):
             seg[i] = tmp[i]
     return todo
@@ -376,108 +435,110 @@ def _label(seg, lo, hi, leaf, leaf_of):
 
 
 @nb.njit(nogil=True, cache=True)
-def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf):
+def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
     """Search the tie tree from padded square ``p0``, labelling only the ranks ``wanted``.
 
     As :func:`_tree_full`, with ``wanted`` sorted ranks and ``prio`` =
     :func:`knight.core.orders.priorities`; ``leaf_of`` is -1 at the ranks not wanted.
     """
-    deg = deg0.copy()
-    width = cols + 4
-    path = np.empty(rows * cols, np.int64)
-    saved = np.empty(rows * cols, np.int32)
-    frames = np.empty((rows * cols, N_FIELDS), np.int64)
     seg = wanted.copy()
-    branch = np.empty_like(seg)
-    tmp = np.empty_like(seg)
+    scratch = np.empty((2, seg.shape[0]), np.int64)
+    bounds = np.empty(9, np.int64)
     leaf_of[:] = -1
     lo = 0
     hi = seg.shape[0]
-    n = _visit(deg, path, saved, 0, p0, width)
+    deg, path, frames, snap = walk
+    offsets, lowest, width, rule = geo.offsets, geo.lowest, geo.width, geo.rule
+    cur = p0
+    mask = _enter(deg, path, 0, cur, width)
+    n = 1
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
-        # The candidates left after the least degree and the rule's key.
-        cur = path[n - 1]
-        mask = _least(deg, cur, width)
-        if rule != FIXED and _POPCOUNT[mask] > 1:
-            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT)
-        if _POPCOUNT[mask] == 1:  # a forced move
-            n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
-            steps += 1
-            continue
-        if mask:  # a residual tie point
-            ties += 1
-            todo = _partition(seg, lo, hi, mask, prio, frames, nf, branch, tmp)
-            if _POPCOUNT[todo] == 1:  # every wanted order here takes the same branch
-                n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[todo]], width)
-                steps += 1
-                continue
-            _push(frames, nf, n, ties, mask, todo, 0, 0)
-            nf += 1
-        else:  # a leaf: no candidate left
+        p = cur + lowest[mask]  # the next square if the move is forced
+        if mask & (mask - 1):  # two or more candidates
+            if rule != FIXED:
+                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT)
+                p = cur + lowest[mask]
+            if mask & (mask - 1):  # a residual tie point
+                ties += 1
+                todo = _partition(seg, lo, hi, mask, prio, bounds, scratch)
+                if todo & (todo - 1):  # two or more branches: open a frame, take the first
+                    _push(frames, snap, deg, nf, n, ties, mask, todo & (todo - 1))
+                    frames[nf, F_BOUNDS : F_BOUNDS + 9] = bounds
+                    nf += 1
+                    t = _LOWBIT[todo]
+                    lo, hi = bounds[t], bounds[t + 1]
+                p = cur + lowest[todo]
+        elif mask == 0:  # a leaf: no candidate left
             if leaves == leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
-            _record(leaf, leaves, n, path[n - 1], ties)
+            _record(leaf, leaves, n, cur, ties)
             clash += _label(seg, lo, hi, leaves, leaf_of)
             labelled += hi - lo
             leaves += 1
-        # Backtrack to the innermost frame with a branch left and enter that branch.
-        nf, t = _next_branch(frames, nf)
-        if t < 0:
-            return leaves, steps, labelled, clash
-        f = nf - 1
-        n = _undo(deg, path, saved, n, frames[f, F_POS], width)
-        ties = frames[f, F_TIES]
-        lo = frames[f, F_BOUNDS + t]
-        hi = frames[f, F_BOUNDS + t + 1]
-        n = _visit(deg, path, saved, n, path[n - 1] + offsets[t], width)
+            # Back to the innermost frame with a branch left.
+            nf, t = _next_branch(frames, nf)
+            if t < 0:
+                return leaves, steps, labelled, clash
+            f = nf - 1
+            n, ties = _restore(deg, frames, snap, f)
+            lo, hi = frames[f, F_BOUNDS + t], frames[f, F_BOUNDS + t + 1]
+            p = path[n - 1] + offsets[t]
+        cur = p
+        mask = _enter(deg, path, n, cur, width)
+        n += 1
         steps += 1
 
 
-@nb.njit(nogil=True, cache=True)
-def _fill(
-    starts,
-    elems,
-    inverse,
-    squares,
-    images,
-    ranks,
-    leaf_of,
-    leaf_visited,
-    leaf_end,
-    leaf_closed,
-    leaf_ties,
-    size,
-    o_start,
-    o_order,
-    o_visited,
-    o_end,
-    o_complete,
-    o_closed,
-    o_ties,
-):
-    """Rows (start ``starts[i]`` = ``elems[i]``·s0, rank ``ranks[j]``) from the leaves of s0.
+class _Leaves(NamedTuple):
+    """Per-leaf outcome of a search, for :func:`_fill`: visited, board end square, closed, ties."""
 
-    ``images[g, r]``: rank of g·o_r; ``squares[g, s]``: image of square ``s``;
-    ``leaf_end`` holds board squares. Row ``i * len(ranks) + j``.
+    visited: np.ndarray
+    end: np.ndarray
+    closed: np.ndarray
+    ties: np.ndarray
+
+
+class _Plan(NamedTuple):
+    """The rows :func:`_fill` writes: start ``starts[i]`` = ``elems[i]``·s0 under rank
+    ``ranks[j]``, row ``i * len(ranks) + j``; ``inverse``, ``squares``, ``images``: the
+    group's tables; ``leaf_of``: leaf of each rank at s0; ``size``: squares."""
+
+    starts: np.ndarray
+    elems: np.ndarray
+    inverse: np.ndarray
+    squares: np.ndarray
+    images: np.ndarray
+    ranks: np.ndarray
+    leaf_of: np.ndarray
+    size: int
+
+
+@nb.njit(nogil=True, cache=True)
+def _fill(plan, leaves, out):
+    """Rows of ``plan`` from the ``leaves`` of s0 (:class:`_Leaves`) into ``out`` (a tuple
+    of arrays: start, order, visited, end, complete, closed, ties).
+
+    ``images[g, r]``: rank of g·o_r; ``squares[g, s]``: image of square ``s``.
     """
-    nr = ranks.shape[0]
-    for i in range(starts.shape[0]):
-        g = elems[i]
-        ginv = inverse[g]
+    o_start, o_order, o_visited, o_end, o_complete, o_closed, o_ties = out
+    nr = plan.ranks.shape[0]
+    for i in range(plan.starts.shape[0]):
+        g = plan.elems[i]
+        ginv = plan.inverse[g]
         base = i * nr
         for j in range(nr):
-            r = ranks[j]
-            leaf = leaf_of[images[ginv, r]]
+            r = plan.ranks[j]
+            leaf = plan.leaf_of[plan.images[ginv, r]]
             row = base + j
-            v = leaf_visited[leaf]
-            o_start[row] = starts[i]
+            v = leaves.visited[leaf]
+            o_start[row] = plan.starts[i]
             o_order[row] = r
             o_visited[row] = v
-            o_end[row] = squares[g, leaf_end[leaf]]
-            o_complete[row] = v == size
-            o_closed[row] = leaf_closed[leaf]
-            o_ties[row] = leaf_ties[leaf]
+            o_end[row] = plan.squares[g, leaves.end[leaf]]
+            o_complete[row] = v == plan.size
+            o_closed[row] = leaves.closed[leaf]
+            o_ties[row] = leaves.ties[leaf]
 
 
 def _rule(rule: str) -> int:
@@ -506,11 +567,13 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     deg0, offsets, index = padded(board)
     leaf_of = np.empty(N_ORDERS, np.int32)
     leaf = np.empty((N_ORDERS, N_LEAF_FIELDS), np.int64)
-    geometry = (deg0, offsets, int(index[start]), board.rows, board.cols, code)
+    walk = _walk(deg0, board.size)
+    geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code)
+    p0 = int(index[start])
     if full:
-        leaves, steps, labelled, clash = _tree_full(*geometry, leaf_of, leaf)
+        leaves, steps, labelled, clash = _tree_full(walk, geo, p0, leaf_of, leaf)
     else:
-        leaves, steps, labelled, clash = _tree_slice(*geometry, wanted, priorities(), leaf_of, leaf)
+        leaves, steps, labelled, clash = _tree_slice(walk, geo, p0, wanted, priorities(), leaf_of, leaf)
     expected = N_ORDERS if full else len(wanted)
     if clash or labelled != expected:
         raise RuntimeError(
@@ -533,6 +596,29 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     }
 
 
+def _orbit_plan(board: Board, starts: np.ndarray, ranks: np.ndarray) -> tuple[int, np.ndarray, np.ndarray | None]:
+    """The orbit's smallest square s0, the element mapping s0 onto each start (the first
+    in element order), and the ranks needed at s0 (None: all)."""
+    grp = group(board)
+    if len(starts) == 0 or len(ranks) == 0:
+        raise ValueError("tree_orbit needs at least one start and one rank")
+    if starts.min() < 0 or starts.max() >= board.size:
+        raise ValueError(f"start squares must lie in 0..{board.size - 1} on {board.name}")
+    if ranks.min() < 0 or ranks.max() >= N_ORDERS:
+        raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
+    s0 = int(grp.squares[:, starts[0]].min())
+    hits = grp.squares[:, s0][:, None] == starts[None, :]  # [G, len(starts)]
+    if not hits.any(axis=0).all():
+        bad = int(starts[~hits.any(axis=0)][0])
+        raise ValueError(f"start {bad} is not in the orbit of square {s0} on {board.name}")
+    elems = hits.argmax(axis=0).astype(np.int64)
+    # Ranks needed at s0: g⁻¹·o' for every requested (t = g·s0, o').
+    if len(ranks) == N_ORDERS:
+        return s0, elems, None
+    images = grp.order_images()
+    return s0, elems, np.unique(images[grp.inverse[np.unique(elems)]][:, ranks])
+
+
 def tree_orbit(
     board: Board, starts: np.ndarray, ranks: np.ndarray, full: bool | None = None, *, rule: str = "fixed"
 ) -> dict[str, np.ndarray]:
@@ -547,28 +633,9 @@ def tree_orbit(
     _rule(rule)
     starts = np.asarray(starts, np.int64)
     ranks = np.asarray(ranks, np.int64)
-    grp = group(board)
-    if len(starts) == 0 or len(ranks) == 0:
-        raise ValueError("tree_orbit needs at least one start and one rank")
-    if starts.min() < 0 or starts.max() >= board.size:
-        raise ValueError(f"start squares must lie in 0..{board.size - 1} on {board.name}")
-    if ranks.min() < 0 or ranks.max() >= N_ORDERS:
-        raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
-    s0 = int(grp.squares[:, starts[0]].min())
-    # One element per start mapping s0 onto it (the first one, in element order).
-    hits = grp.squares[:, s0][:, None] == starts[None, :]  # [G, len(starts)]
-    if not hits.any(axis=0).all():
-        bad = int(starts[~hits.any(axis=0)][0])
-        raise ValueError(f"start {bad} is not in the orbit of square {s0} on {board.name}")
-    elems = hits.argmax(axis=0).astype(np.int64)
-    images = grp.order_images()
-    inverse = np.ascontiguousarray(grp.inverse, np.int64)
-    # Ranks needed at s0: g⁻¹·o' for every requested (t = g·s0, o').
-    if len(ranks) == N_ORDERS:
-        wanted = None
-    else:
-        wanted = np.unique(images[inverse[np.unique(elems)]][:, ranks])
+    s0, elems, wanted = _orbit_plan(board, starts, ranks)
     res = search(board, s0, wanted, full, rule=rule)
+    grp = group(board)
     n = len(starts) * len(ranks)
     out = {
         "start": np.empty(n, np.uint32),
@@ -579,27 +646,17 @@ def tree_orbit(
         "closed": np.empty(n, np.bool_),
         "ties": np.empty(n, np.uint16),
     }
-    _fill(
+    plan = _Plan(
         starts,
         elems,
-        inverse,
+        np.ascontiguousarray(grp.inverse, np.int64),
         np.ascontiguousarray(grp.squares, np.int64),
-        images,
+        grp.order_images(),
         ranks,
         res["leaf_of"],
-        res["visited"],
-        res["end"],
-        res["closed"],
-        res["ties"],
         board.size,
-        out["start"],
-        out["order"],
-        out["visited"],
-        out["end"],
-        out["complete"],
-        out["closed"],
-        out["ties"],
     )
+    _fill(plan, _Leaves(res["visited"], res["end"], res["closed"], res["ties"]), tuple(out.values()))
     out["steps"] = np.array([res["steps"]], np.int64)
     return out
 

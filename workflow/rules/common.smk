@@ -15,6 +15,9 @@ from knight.pipeline.codehash import code_version
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
 from knight.rules.studies import Study
+from knight.sweep.census import CENSUS_TABLES
+from knight.sweep.census import PARTS as CENSUS_PARTS
+from knight.sweep.census_check import checked_boards
 from knight.sweep.driver import SweepSpec, chunk_path
 from knight.sweep.tables import TABLES
 
@@ -34,6 +37,7 @@ EXACT_BT = config["exact"]["backtrack"]
 EXACT_CO = config["exact"]["construct"]
 FIGURES = config["figures"]
 RULES_CFG = config["rules"]
+CENSUS = config["census"]
 
 try:
     CORES = int(workflow.cores)
@@ -85,6 +89,11 @@ def sweep_resources(wildcards, attempt):
 def sweep_benchmarks(board_name):
     """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
     return [f"results/benchmarks/sweep/{board_name}/{Path(f).stem}.tsv" for f in chunk_files(board_name)]
+
+
+# --- census -------------------------------------------------------------------------
+#: Boards whose stored runs the census check recomputes on samples (of those configured).
+CENSUS_CHECKED = [b.name for b in checked_boards(parse_boards(SWEEP["boards"]), CENSUS["check_largest"])]
 
 
 # --- rules stage ----------------------------------------------------------------------
