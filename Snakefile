@@ -37,6 +37,7 @@ include: "workflow/rules/exact.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/rules.smk"
 include: "workflow/rules/census.smk"
+include: "workflow/rules/claims.smk"
 
 
 rule all:

@@ -315,6 +315,10 @@ DOCTEST_MODULES = [
     "knight.rules.studies",
     "knight.rules.tables",
     "knight.exact.tours",
+    "knight.claims.spec",
+    "knight.claims.scan",
+    "knight.claims.findings",
+    "knight.claims.table",
 ]
 
 

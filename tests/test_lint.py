@@ -28,7 +28,7 @@ def test_snakefmt(repo):
     assert res.returncode == 0, res.stderr[-3000:]
 
 
-@pytest.mark.parametrize("config", ["config.yaml", "tiny.yaml", "thesis-large.yaml", "census.yaml"])
+@pytest.mark.parametrize("config", ["config.yaml", "tiny.yaml", "thesis-large.yaml", "census.yaml", "claims.yaml"])
 def test_snakemake_lint(repo, tmp_path, config):
     res = run(
         repo,

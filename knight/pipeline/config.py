@@ -295,12 +295,60 @@ def rules_errors(rules: dict) -> list[str]:
         if isinstance(study.get("orders"), list):
             for j, order in enumerate(study["orders"]):
                 _order(f"{key}.orders[{j}]", order, msgs)
+        for rule, own in (study.get("settings") or {}).items():
+            if "order" in own:
+                _order(f"{key}.settings.{rule}.order", own["order"], msgs)
         if len(msgs) > before:
             continue  # the study cannot be built from values already named
         try:
             Study.from_config(study, rules)
         except SettingError as exc:
             msgs.append(f"config key {key}.{exc.key}: {exc.message}")
+    return msgs
+
+
+def claims_errors(claims: dict, config: dict) -> list[str]:
+    """The ``claims`` section: each scan and claim is built as the library builds it
+    (:class:`knight.claims.scan.Scan`, :class:`knight.claims.spec.Claim`); names are
+    unique; a claim's study kind suits its finding, and its rule is one the study runs.
+    A claim naming a study that is not configured is not an error: it shows as not run."""
+    from knight.claims.scan import Scan
+    from knight.claims.spec import QUEENS_STUDY, Claim
+    from knight.core.checks import SettingError
+
+    msgs: list[str] = []
+    studies = {s["name"]: s for s in config.get("rules", {}).get("studies", [])}
+    scans: dict[str, Scan] = {}
+    for i, entry in enumerate(claims.get("scans", [])):
+        key = f"claims.scans[{i}]"
+        if entry["name"] in scans or entry["name"] in studies or entry["name"] == QUEENS_STUDY:
+            msgs.append(f"config key {key}.name: {entry['name']!r}: another scan or study has this name")
+            continue
+        try:
+            scans[entry["name"]] = Scan.from_config(entry)
+        except SettingError as exc:
+            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
+    keys: set[str] = set()
+    for i, entry in enumerate(claims.get("entries", [])):
+        key = f"claims.entries[{i}]"
+        if entry["key"] in keys:
+            msgs.append(f"config key {key}.key: {entry['key']!r}: another claim has this key")
+        keys.add(entry["key"])
+        try:
+            claim = Claim.from_config(entry)
+        except SettingError as exc:
+            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
+            continue
+        scan_finding = claim.finding == "first_failures"
+        if claim.study in scans and not scan_finding or claim.study in studies and scan_finding:
+            kind = "a scan" if claim.study in scans else "a rules study"
+            msgs.append(f"config key {key}.study: {claim.study!r}: is {kind}, which {claim.finding} cannot read")
+        elif claim.study in studies:
+            rules = list(dict.fromkeys(studies[claim.study]["rules"]))
+            if claim.rule is not None and claim.rule not in rules:
+                msgs.append(f"config key {key}.rule: {claim.rule!r}: study {claim.study!r} runs {', '.join(rules)}")
+            elif claim.rule is None and len(rules) > 1:
+                msgs.append(f"config key {key}.rule: (none): study {claim.study!r} runs {', '.join(rules)}: name one")
     return msgs
 
 
@@ -414,6 +462,8 @@ def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
         for section, check in SECTION_CHECKS.items():
             if section in config:
                 msgs += check(config[section])
+        if not msgs and "claims" in config:
+            msgs += claims_errors(config["claims"], config)
     if msgs:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(msgs))
     return canonical(config)

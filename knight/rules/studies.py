@@ -230,13 +230,16 @@ class Study:
     @classmethod
     def from_config(cls, study: Mapping, section: Mapping | None = None) -> Study:
         """A study from one ``rules.studies`` entry and the ``rules`` section (settings,
-        chunk sizes)."""
+        chunk sizes); the entry's own ``settings`` of a rule override the section's."""
         section = section or {}
         starts = study.get("starts", "corner")
         orders = study.get("orders", "default")
+        settings = dict(section.get("settings") or {})
+        for rule, own in (study.get("settings") or {}).items():
+            settings[rule] = {**(settings.get(rule) or {}), **(own or {})}
         return cls(
             name=study["name"],
-            rules=tuple(RuleSpec.from_settings(r, section.get("settings")) for r in dict.fromkeys(study["rules"])),
+            rules=tuple(RuleSpec.from_settings(r, settings) for r in dict.fromkeys(study["rules"])),
             boards=tuple(parse_boards(study["boards"])),
             starts=starts if isinstance(starts, str) else tuple(sorted({tuple(p) for p in starts})),
             orders=orders if isinstance(orders, str) else tuple(sorted(set(orders))),

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
+from knight.claims.scan import Scan
+from knight.claims.spec import QUEENS_STUDY, Claim
 from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
 from knight.core.tiebreak import RULES
@@ -94,6 +96,45 @@ def sweep_benchmarks(board_name):
 # --- census -------------------------------------------------------------------------
 #: Boards whose stored runs the census check recomputes on samples (of those configured).
 CENSUS_CHECKED = [b.name for b in checked_boards(parse_boards(SWEEP["boards"]), CENSUS["check_largest"])]
+
+
+# --- claims stage ---------------------------------------------------------------------
+CLAIMS_CFG = config["claims"]
+SCANS = {s["name"]: Scan.from_config(s) for s in CLAIMS_CFG["scans"]}
+CLAIMS = {e["key"]: Claim.from_config(e) for e in CLAIMS_CFG["entries"]}
+
+
+def scan_files(name, kind="part"):
+    """One scan's slice files (kind part: rows, Parquet; times: steps and seconds, JSON)."""
+    ext = "parquet" if kind == "part" else "json"
+    return [f"results/claims/scans/{name}/{kind}-{k:04d}.{ext}" for k in range(SCANS[name].slices)]
+
+
+def claim_kind(key):
+    """Where a claim's evidence comes from: runs (a rules study), scan, queens, or none."""
+    study = CLAIMS[key].study
+    if study == QUEENS_STUDY:
+        return "queens"
+    return "runs" if study in STUDIES else "scan" if study in SCANS else "none"
+
+
+def claim_inputs(wildcards):
+    """The stored tables a claim's finding reads (none: its study is not in the run)."""
+    claim, kind = CLAIMS[wildcards.claim], claim_kind(wildcards.claim)
+    if kind == "runs":
+        rules = [claim.rule] if claim.rule else [s.rule for s in STUDIES[claim.study].rules]
+        return {
+            "manifests": [f"{rules_folder(claim.study, r)}/_manifest.json" for r in rules],
+            "times": [f for r in rules for f in rules_chunk_files(claim.study, r, "times")],
+        }
+    if kind == "scan":
+        return {"parts": scan_files(claim.study), "times": scan_files(claim.study, "times")}
+    if kind == "queens":
+        return {
+            "counts": "results/queens/counts.parquet",
+            "summaries": [f"results/queens/frontier/{name}.json" for name in FRONTIER],
+        }
+    return {}
 
 
 # --- rules stage ----------------------------------------------------------------------
@@ -257,6 +298,9 @@ wildcard_constraints:
     chunk=r"\d{4}\d*",
     study=r"[a-z0-9][a-z0-9_-]*",
     rule="|".join(map(re.escape, RULES)),
+    claim=r"[a-z0-9][a-z0-9_-]*",
+    scan=r"[a-z0-9][a-z0-9_-]*",
+    slice=r"\d{4}\d*",
 
 
 # --- the queens frontier stores -------------------------------------------------------

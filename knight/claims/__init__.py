@@ -1,0 +1,23 @@
+"""The claims stage: published claims about Warnsdorff's rule and about queens, checked by
+the pipeline's own result tables (docs/claims.md).
+
+A :class:`Claim` names its source, its sentence, the study that tests it and how the
+finding is computed (:data:`FINDINGS`); :func:`evaluate` computes the :class:`Finding`
+from the study's tables (a rules study's runs, a first-failure scan, the queens
+counts); :func:`first_failures` is the scan itself (for each tie order, the first board
+on which a rule fails from (1, 1)).
+"""
+
+from knight._lazy import attach
+
+#: Public names and the module each comes from (imported on first use).
+_EXPORTS = {
+    "Claim": "knight.claims.spec",
+    "FINDINGS": "knight.claims.spec",
+    "Finding": "knight.claims.findings",
+    "evaluate": "knight.claims.evaluate",
+    "first_failures": "knight.claims.scan",
+    "Scan": "knight.claims.scan",
+}
+__getattr__, __dir__ = attach(__name__, _EXPORTS)
+__all__ = list(_EXPORTS)

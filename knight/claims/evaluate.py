@@ -1,0 +1,62 @@
+"""One claim's finding from the stored tables of its study (the claims stage's job).
+
+The study's tables are read where they are used and checked against what their writers
+recorded: a rules study's runs dataset against its manifest and seals
+(:func:`knight.core.dataset.verify`), a scan's and the queens stage's files by the job's
+seal check (:func:`knight.runtime.logs.guard_job`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from knight.claims.findings import FINDERS, Finding, not_run
+from knight.claims.spec import Claim
+
+
+def study_runs(manifests) -> pl.LazyFrame:
+    """The runs of a rules study's (study, rule) datasets, each verified whole."""
+    from knight.core import dataset
+
+    files = [str(p) for m in manifests for p in dataset.verify(Path(m).parent, deep=True)]
+    return pl.scan_parquet(files)
+
+
+def study_seconds(times_files) -> float:
+    """Compute seconds of a rules study's chunks (their times tables), summed."""
+    return float(pl.concat([pl.read_parquet(f) for f in times_files])["seconds"].sum()) if times_files else 0.0
+
+
+def queens_counts(counts: str | Path | None = None, summaries=()) -> tuple[pl.DataFrame, float | None]:
+    """The queens stage's counts (``counts.parquet``) and frontier searches (summary JSON
+    files) as one frame (problem, n, k, solutions, classes), and the searches' CPU seconds."""
+    frames, seconds = [], None
+    if counts is not None:
+        frames.append(pl.read_parquet(counts).select("problem", "n", "k", "solutions", "classes"))
+    rows = [json.loads(Path(s).read_text()) for s in summaries]
+    if rows:
+        seconds = float(sum(r["cpu_seconds"] for r in rows))
+        frames.append(
+            pl.DataFrame(
+                [("dominate", r["n"], r["k"], r["solutions"], r["classes"]) for r in rows],
+                schema={"problem": pl.String, "n": pl.Int32, "k": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64},
+                orient="row",
+            )
+        )
+    frame = pl.concat([f.cast({"n": pl.Int32, "k": pl.Int32}) for f in frames]) if frames else None
+    return (frame.unique(["problem", "n", "k"]) if frame is not None else None), seconds
+
+
+def evaluate(claim: Claim, *, runs=None, scan=None, boards=None, counts=None) -> Finding:
+    """The finding of ``claim`` from the tables its finding reads: ``runs`` (a rules
+    study's runs), ``scan`` and ``boards`` (a first-failure scan), ``counts`` (queens);
+    not run when they are absent."""
+    finder = FINDERS[claim.finding]
+    if claim.finding == "first_failures":
+        return not_run(claim) if scan is None else finder(claim, scan, boards)
+    if claim.finding == "queens_sequence":
+        return not_run(claim) if counts is None else finder(claim, counts)
+    return not_run(claim) if runs is None else finder(claim, runs)

@@ -1,0 +1,331 @@
+"""The claims stage: each finding on a small range against an independent computation
+(the plain-Python references, and the brute-force pair kernel for whole order sets),
+the config's one-line errors, and the stage run by Snakemake."""
+
+import json
+import math
+import random
+from itertools import permutations
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from naive import outcome as naive_fixed
+from naive_rules import run as naive_run
+from workflow_run import snakemake
+
+from knight.claims.findings import failures_from_corner, queens_sequence, rate, tours_from_corner
+from knight.claims.findings import first_failures as first_failures_finding
+from knight.claims.scan import Scan, first_failures, scan_boards, to_table
+from knight.claims.spec import Claim
+from knight.core.board import Board
+from knight.pipeline.config import ConfigError, load_files
+
+ORDERS = ["".join(p) for p in permutations("12345678")]  # rank = index (lexicographic)
+
+
+def claim(finding, study="s", **kw):
+    return Claim("c", "A source (1999)", "A claim.", study, finding, **kw)
+
+
+# --- first-failure scans -------------------------------------------------------------
+@pytest.fixture(scope="module")
+def roth_scan():
+    boards = [Board(n, n) for n in range(5, 13)]
+    return boards, first_failures("roth", boards, np.arange(40320))
+
+
+def test_roth_scan_every_residual_order_equals_brute_force(roth_scan):
+    """Roth over all 40,320 residual orders, N = 5..12: the first failure of every order
+    equals the one found by walking every (board, order) pair with the brute-force kernel."""
+    from knight.rules.kernel import pair_outcomes
+
+    boards, rows = roth_scan
+    want_rows = np.zeros(40320, np.int64)
+    want_visited = np.zeros(40320, np.int64)
+    for board in reversed(boards):  # the smallest failing board is written last
+        out = pair_outcomes(board, "roth", np.zeros(40320, np.int64), np.arange(40320))
+        fail = ~out["complete"]
+        want_rows[fail] = board.rows
+        want_visited[fail] = out["visited"][fail]
+    assert np.array_equal(rows["first_rows"], want_rows)
+    assert np.array_equal(rows["visited"], want_visited)
+    first_index = {n: i for i, n in enumerate(range(5, 13))}
+    completed = [first_index[r] if r else len(boards) for r in want_rows]
+    assert rows["boards"].tolist() == completed
+
+
+def test_roth_scan_sample_equals_naive(roth_scan):
+    """A sample of residual orders walked by the plain-Python reference of the conventions."""
+    _, rows = roth_scan
+    for r in random.Random(5).sample(range(40320), 40):
+        first = 0
+        for n in range(5, 13):
+            if not naive_run(n, n, 0, "roth", ORDERS[r])["complete"]:
+                first = n
+                break
+        assert rows["first_rows"][r] == first, ORDERS[r]
+
+
+def test_rectangle_scan_equals_naive():
+    """Fixed orders over every R x C, 5 <= R, C <= 7, in the scan's board order (squares,
+    then rows): the first failing board of a sample of orders, by the naive walk."""
+    boards = scan_boards({"from": 5, "to": 7, "rectangles": True})
+    assert [b.name for b in boards] == ["5x5", "5x6", "6x5", "5x7", "7x5", "6x6", "6x7", "7x6", "7x7"]
+    ranks = np.array(sorted(random.Random(11).sample(range(40320), 60)))
+    rows = first_failures("fixed", boards, ranks)
+    for i, r in enumerate(ranks):
+        first = (0, 0)
+        for b in boards:
+            visited, _, complete, _, _ = naive_fixed(b.rows, b.cols, 0, ORDERS[r])
+            if not complete:
+                first = (b.rows, b.cols)
+                break
+        assert (rows["first_rows"][i], rows["first_cols"][i]) == first, ORDERS[r]
+
+
+def test_scan_slices_partition_the_orders():
+    scan = Scan("s", "fixed", (Board(5, 5),), slices=7)
+    parts = [scan.slice_ranks(k) for k in range(7)]
+    assert np.array_equal(np.concatenate(parts), np.arange(40320))
+    assert scan.params(0)["ranks"] == {"from": 0, "to": int(parts[0][-1])}
+    with pytest.raises(ValueError, match="slice 7"):
+        scan.slice_ranks(7)
+
+
+def test_first_failures_finding(roth_scan):
+    boards, rows = roth_scan
+    table = pl.from_arrow(to_table(rows))
+    # Counted directly from the scan's arrays.
+    at7 = int((rows["first_rows"] == 7).sum())
+    never = int((rows["first_rows"] == 0).sum())
+    f = first_failures_finding(claim("first_failures", first_failure=7), table, boards)
+    assert f.verdict == "holds" and f"{at7:,} first fail on 7x7" in f.finding
+    assert f"{never:,} complete on every board tested" in f.finding
+    f = first_failures_finding(claim("first_failures", first_failure=9), table, boards)
+    assert f.verdict == "fails" and f.counterexample == "no order first fails on 9x9"
+    f = first_failures_finding(claim("first_failures", first_failure=20), table, boards)
+    assert f.verdict == "not run"
+    f = first_failures_finding(claim("first_failures"), table, boards)  # every order fails?
+    assert f.verdict == "fails" and f.counterexample.startswith("order ")
+    survivor = f.counterexample.split()[1]
+    assert rows["first_rows"][ORDERS.index(survivor)] == 0
+    assert f.evidence.height == 40320
+
+
+# --- findings from runs ----------------------------------------------------------------
+def test_tours_from_corner_equals_naive_squirrel_cull():
+    """Squirrel-Cull from (1, 1), m = 5..30: the stage's finding against the naive walks."""
+    import knight
+
+    runs = pl.concat([knight.rules.run(m, "squirrel-cull", progress=False) for m in range(5, 31)])
+    want = {m: naive_run(m, m, 0, "squirrel-cull")["visited"] for m in range(5, 31)}
+    f = tours_from_corner(claim("tours_from_corner", boards=tuple(range(5, 41))), runs)
+    assert dict(zip(f.evidence["m"].to_list(), f.evidence["visited"].to_list())) == want
+    failing = sorted(m for m, v in want.items() if v < m * m)
+    if failing:
+        assert f.verdict == "fails" and f.counterexample.startswith(f"m = {failing[0]}:")
+    else:
+        assert f.verdict == "holds on 5..30 (not run: 31..40)"
+    assert f.tested == "5..30"
+
+
+def _runs(table):
+    """A runs frame from (m, visited, complete) rows from (1, 1)."""
+    return pl.DataFrame(
+        {
+            "rule": ["fixed"] * len(table),
+            "rows": [m for m, _, _ in table],
+            "cols": [m for m, _, _ in table],
+            "start": [0] * len(table),
+            "visited": [v for _, v, _ in table],
+            "complete": [c for _, _, c in table],
+        }
+    )
+
+
+def test_failures_from_corner_verdicts():
+    runs = _runs([(5, 25, True), (6, 30, False), (7, 49, True), (8, 60, False), (9, 81, True)])
+    f = failures_from_corner(claim("failures_from_corner", boards=tuple(range(5, 10)), last_failure=7), runs)
+    assert f.verdict == "fails" and f.counterexample == "m = 8: 60 of 64 squares"
+    assert f.evidence["m"].to_list() == [6, 8]
+    f = failures_from_corner(claim("failures_from_corner", boards=tuple(range(5, 10)), last_failure=8), runs)
+    assert f.verdict == "holds" and "m = 6 (30/36), 8 (60/64)" in f.finding
+
+
+def wilson(k, n, z=1.959963984540054):
+    """The Wilson score interval, written out."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@pytest.mark.parametrize(
+    "how,p",
+    [("about", 0.75), ("about", 0.96), ("at_least", 0.98), ("at_least", 0.99), ("at_most", 0.9), ("at_most", 0.95)],
+)
+def test_rate_verdict_by_wilson_interval(how, p):
+    runs = _runs([(8, 64, True)] * 96 + [(8, 50, False)] * 4)
+    lo, hi = wilson(96, 100)
+    inside = {"about": lo <= p <= hi, "at_least": hi >= p, "at_most": lo <= p}[how]
+    f = rate(claim("rate", boards=(8,), rate=(how, p)), runs)
+    assert f.verdict == ("holds" if inside else "fails")
+    assert f.evidence["ci_low"][0] == pytest.approx(lo) and f.evidence["ci_high"][0] == pytest.approx(hi)
+
+
+def test_rate_of_random_rule_equals_naive_draws():
+    """Random ties, m = 5..7, fixed seed: completions counted by the naive walks."""
+    import knight
+
+    runs = pl.concat([knight.rules.run(m, "random", trials=30, seed=7, progress=False) for m in (5, 6, 7)])
+    f = rate(claim("rate", boards=(5, 6, 7), rate=("at_least", 0.0)), runs)
+    for m in (5, 6, 7):
+        want = sum(naive_run(m, m, 0, "random", seed=7, trial=t)["complete"] for t in range(30))
+        assert f.evidence.filter(pl.col("m") == m)["complete"][0] == want
+    assert f.verdict == "holds"
+
+
+def test_rate_most_allows_exceptions():
+    runs = _runs([(m, 1, m != 9) for m in range(5, 15) for _ in range(50)])
+    kw = dict(boards=tuple(range(5, 15)), rate=("at_least", 0.5))
+    assert rate(claim("rate", **kw), runs).verdict == "fails"
+    assert rate(claim("rate", most=0.9, **kw), runs).verdict == "holds"
+
+
+# --- queens ------------------------------------------------------------------------------
+def test_queens_sequences():
+    counts = pl.DataFrame(
+        [
+            ("dominate", 4, 1, 0, 0),
+            ("dominate", 4, 2, 12, 3),
+            ("dominate", 5, 3, 186, 37),
+            ("dominate", 16, 9, 2968, 371),
+            ("place", 8, 8, 92, 12),
+            ("place", 9, 9, 351, 46),
+        ],
+        schema={"problem": pl.String, "n": pl.Int32, "k": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64},
+        orient="row",
+    )
+    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A002564"), counts)
+    assert f.verdict == "holds" and f.tested == "n = 4..5, 16"
+    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A000170"), counts)
+    assert f.verdict == "fails" and f.counterexample == "n = 9: published 352, computed 351"
+    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A002563", boards=(16,)), counts)
+    assert f.verdict == "fails" and f.counterexample.startswith("n = 16: published 43, computed 371")
+    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A075458"), counts)
+    # gamma(4) = 2 is established (1 queen was searched: none); gamma(5) is not (2 not searched).
+    assert f.evidence.filter(pl.col("n") == 4)["computed"][0] == 2
+    assert f.evidence.filter(pl.col("n") == 5)["computed"][0] is None
+    assert f.verdict == "holds" and f.tested == "n = 4"
+
+
+# --- the config ----------------------------------------------------------------------
+BASE = {
+    "sweep": {"boards": [5]},
+    "rules": {"studies": [{"name": "sc", "rules": ["squirrel-cull"], "boards": [5]}]},
+}
+ENTRY = {"key": "k", "source": "S", "claim": "C", "study": "sc", "finding": "tours_from_corner", "boards": [5]}
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"study": None}, "config key claims.entries[0]: {'key'"),
+        ({"finding": "guess"}, "config key claims.entries[0].finding: 'guess'"),
+        ({"boards": {"from": 9, "to": 5}}, "config key claims.entries[0].boards: {'from': 9, 'to': 5}: needs 1 <="),
+        ({"boards": {"from": 5}}, "config key claims.entries[0].boards: {'from': 5}"),
+        ({"sorce": "x"}, "config key claims.entries[0].sorce: unknown key"),
+        ({"rule": "fixed"}, "config key claims.entries[0].rule: 'fixed': study 'sc' runs squirrel-cull"),
+        ({"finding": "rate"}, "config key claims.entries[0].rate: claim 'k': finding rate needs rate"),
+        ({"finding": "first_failures"}, "config key claims.entries[0].study: 'sc': is a rules study"),
+        ({"key": "Bad Key"}, "config key claims.entries[0].key: 'Bad Key'"),
+    ],
+)
+def test_bad_claim_is_one_config_line(change, message):
+    entry = {k: v for k, v in {**ENTRY, **change}.items() if v is not None}
+    with pytest.raises(ConfigError) as err:
+        from knight.pipeline.config import load
+
+        load({**BASE, "claims": {"entries": [entry]}})
+    lines = str(err.value).splitlines()[1:]
+    assert len(lines) == 1 and lines[0].strip().startswith(message), lines
+
+
+def test_unknown_study_is_not_an_error_and_claims_config_loads(repo):
+    from knight.pipeline.config import load
+
+    load({**BASE, "claims": {"entries": [{**ENTRY, "study": "elsewhere"}]}})
+    cfg = load_files([f"{repo}/config/claims.yaml"], default=f"{repo}/config/config.yaml")
+    keys = [e["key"] for e in cfg["claims"]["entries"]]
+    assert len(keys) == len(set(keys)) >= 20
+
+
+# --- the stage, run by Snakemake -----------------------------------------------------
+def entry(key, study, finding, **kw):
+    return {"key": key, "source": "A source (1999)", "claim": "A claim.", "study": study, "finding": finding, **kw}
+
+
+CONFIG = {
+    "sweep": {"boards": [5]},
+    "queens": {"frontier": [{"n": 6, "k": 3, "units": 2}], "sets": {"dominate": [[4, 1], [4, 2]], "place": [4, 5]}},
+    "rules": {
+        "settings": {"random": {"seed": 7, "trials": 30}},
+        "studies": [
+            {"name": "sc", "rules": ["squirrel-cull"], "boards": {"from": 5, "to": 20}},
+            {"name": "rnd", "rules": ["random"], "boards": [7]},
+            {
+                "name": "one",
+                "rules": ["fixed"],
+                "boards": {"from": 5, "to": 20},
+                "settings": {"fixed": {"order": "76812345"}},
+            },
+        ],
+    },
+    "claims": {
+        "scans": [{"name": "roth-scan", "rule": "roth", "boards": {"from": 5, "to": 9}, "slices": 2}],
+        "entries": [
+            entry("sc", "sc", "tours_from_corner", boards={"from": 5, "to": 20}),
+            entry("roth", "roth-scan", "first_failures", first_failure=7),
+            entry("r7", "rnd", "rate", boards=[7], rate={"about": 0.75}),
+            entry("one", "one", "failures_from_corner", boards={"from": 5, "to": 20}, last_failure=20),
+            entry("q", "queens", "queens_sequence", sequence="A002564"),
+            entry("pohl", "pohl-random", "rate", boards=[5], rate={"at_least": 0.97}),
+        ],
+    },
+}
+
+
+@pytest.mark.slow
+def test_claims_stage(repo, tmp_path):
+    import knight
+
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(yaml.safe_dump(CONFIG))
+    res = snakemake(tmp_path, "claims", configfile=cfg, repo=repo)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = tmp_path / "results" / "claims"
+    table = pl.read_parquet(out / "claims.parquet")
+    assert table["key"].to_list() == ["sc", "roth", "r7", "one", "q", "pohl"]
+    verdict = dict(zip(table["key"], table["verdict"]))
+    assert verdict["pohl"] == "not run"
+    # Each finding equals the one computed here from the library, not from the stored tables.
+    runs = knight.rules.run(7, "random", trials=30, seed=7, progress=False)
+    want = rate(Claim.from_config(CONFIG["claims"]["entries"][2]), runs)
+    assert verdict["r7"] == want.verdict
+    assert table.filter(pl.col("key") == "r7")["finding"][0] == want.finding
+    boards = [Board(n, n) for n in range(5, 10)]
+    scan = pl.from_arrow(to_table(first_failures("roth", boards, np.arange(40320))))
+    parts = sorted((tmp_path / "results/claims/scans/roth-scan").glob("part-*"))
+    stored = pl.concat([pl.read_parquet(p) for p in parts])
+    assert stored.equals(scan)
+    assert verdict["roth"] == "holds"
+    row = json.loads((out / "claim" / "roth.json").read_text())
+    assert row["seconds"] > 0 and row["command"].endswith("--configfile config/claims.yaml")
+    assert pq.read_table(out / "claim" / "sc.parquet").num_rows == 16
+    assert (out / "claims.md").read_text().count("\n## ") == 6
+    assert (out / "claims.html").exists() and (out / "claims.csv").exists()
+    res = snakemake(tmp_path, "claims", "--dry-run", configfile=cfg, repo=repo)
+    assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr

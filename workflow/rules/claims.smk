@@ -1,0 +1,82 @@
+# claims stage (snakemake claims; docs/claims.md): published claims checked by the run's own
+# result tables. Each claim's finding is one job (it reruns only when its study's tables or
+# the claims code change); first-failure scans run one job per slice of the tie orders.
+# Config: the `claims:` section (knight/pipeline/schemas/claims.schema.yaml); config/claims.yaml
+# holds the claims of the literature and the studies that test them.
+CLAIMS_TARGETS = expand("results/claims/claims.{ext}", ext=["parquet", "csv", "md", "html"])
+
+
+rule claims:
+    """The claims table and page (snakemake claims), with every study they read."""
+    input:
+        CLAIMS_TARGETS,
+
+
+rule claims_scan:
+    """One slice of a first-failure scan: for each of its tie orders, the first board on which
+    the rule fails from (1, 1) (tie tree over the orders still completing)."""
+    output:
+        part="results/claims/scans/{scan}/part-{slice}.parquet",
+        times="results/claims/scans/{scan}/times-{slice}.json",
+    log:
+        "results/logs/claims/{scan}/part-{slice}.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=600,
+    params:
+        scan=lambda wc: SCANS[wc.scan].params(int(wc.slice)),
+        code=code("claims_scan"),
+    script:
+        "../scripts/claims_scan.py"
+
+
+rule claim_finding:
+    """One claim's finding from its study's stored tables (or not run), and its evidence."""
+    input:
+        unpack(claim_inputs),
+    output:
+        finding="results/claims/claim/{claim}.json",
+        evidence="results/claims/claim/{claim}.parquet",
+    log:
+        "results/logs/claims/{claim}.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        claim=lambda wc: CLAIMS_CFG["entries"][list(CLAIMS).index(wc.claim)],
+        kind=lambda wc: claim_kind(wc.claim),
+        scan=lambda wc: SCANS[CLAIMS[wc.claim].study].params(0)["boards"] if claim_kind(wc.claim) == "scan" else None,
+        code=code("claim_finding"),
+    script:
+        "../scripts/claim_finding.py"
+
+
+rule claims_table:
+    """Every claim beside its finding: results/claims/claims.{parquet,csv,md,html}."""
+    input:
+        expand("results/claims/claim/{claim}.json", claim=list(CLAIMS)),
+    output:
+        parquet="results/claims/claims.parquet",
+        csv="results/claims/claims.csv",
+        md="results/claims/claims.md",
+        html=report(
+            "results/claims/claims.html",
+            caption="../report/claims.rst",
+            category="8. Claims",
+            labels={"table": "claims of the literature"},
+        ),
+    log:
+        "results/logs/claims/table.log",
+    conda:
+        "../envs/knight.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    params:
+        code=code("claims_table"),
+    script:
+        "../scripts/claims_table.py"
