@@ -6,8 +6,7 @@ The Python API (docs/api.md): :func:`tour` runs Warnsdorff's rule once and retur
 its own: ``knight.sweep.run`` (every start x every tie order of a board),
 ``knight.rules.run`` (a tie-break rule on a board), ``knight.queens.dominate`` /
 ``knight.queens.place``, ``knight.exact.backtrack`` / ``knight.exact.construct``; their
-aggregates are ``knight.sweep.tables`` and ``knight.rules.tables``; ``knight.claims``
-checks published claims against them.
+aggregates are ``knight.sweep.tables`` and ``knight.rules.tables``.
 
 Boards are ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`Board`; squares
 people see are 1-based ``(row, col)``, row 1 at the top; inside, a square is the index
@@ -25,5 +24,5 @@ _EXPORTS = {
     "tour": "knight.warnsdorff",
 }
 __getattr__, __dir__ = attach(__name__, _EXPORTS)
-__all__ = ["Board", "Tour", "parse_board", "tour", "sweep", "rules", "queens", "exact", "claims"]
+__all__ = ["Board", "Tour", "parse_board", "tour", "sweep", "rules", "queens", "exact"]
 __version__ = "0.1.0"

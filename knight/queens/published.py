@@ -68,9 +68,6 @@ DOMINATING_CLASSES = {
     17: 22,
     18: 2,
 }
-#: Values of A002563 that the computed classes contradict: 43 classes for n = 16 cannot
-#: hold A002564's 2,968 sets (a class has at most 8 sets); the class search finds 371.
-DISPUTED_CLASSES = {16: 43}
 #: Placements of n non-attacking queens (A000170).
 PLACEMENTS = {
     1: 1,
