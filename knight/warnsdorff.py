@@ -26,7 +26,8 @@ def tour(
 
     ``board``: ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`~knight.Board`;
     ``start``: 1-based ``(row, col)`` or ``"R,C"``, row 1 at the top; ``rule``: one of
-    ``fixed, pohl, roth, corner, random, random-order, squirrel-cull``
+    ``fixed, pohl, roth, corner, random, random-order, squirrel-cull, pohl-random,
+    roth-random``
     (docs/conventions.md, "Tie-break rules"); ``order``: the tie order, highest priority
     first, that breaks what the rule leaves tied (fixed, pohl, roth, corner); ``seed``
     and ``trial`` key the random rules' draws; ``retries`` bounds random-order's

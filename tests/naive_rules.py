@@ -7,7 +7,7 @@ Squares are 0-based ``(row, col)`` inside, square indices ``row * cols + col`` o
 
 from naive import MOVES, ORDER_STRINGS  # moves 1..8 as (d_row, d_col); the 40,320 orders by rank
 
-RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull")
+RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
 
 # --- the counter-based generator (conventions, "Random choices") -------------------
 MASK = (1 << 64) - 1
@@ -161,7 +161,8 @@ def walk(rows, cols, start, rule, order="12345678", key=0):
             return path, ties, i
         least = min(d for d, _, _ in cands)
         tied = [(m, sq) for d, m, sq in cands if d == least]
-        if rule == "pohl":
+        key_rule = rule.removesuffix("-random")  # pohl-random, roth-random: the key, then a draw
+        if key_rule == "pohl":
 
             def score(sq):
                 return sum(
@@ -172,7 +173,7 @@ def walk(rows, cols, start, rule, order="12345678", key=0):
 
             best = min(score(sq) for _, sq in tied)
             tied = [(m, sq) for m, sq in tied if score(sq) == best]
-        elif rule == "roth":
+        elif key_rule == "roth":
 
             def dist(sq):
                 return (2 * sq[0] - rows + 1) ** 2 + (2 * sq[1] - cols + 1) ** 2
@@ -188,7 +189,7 @@ def walk(rows, cols, start, rule, order="12345678", key=0):
             tied = [(m, sq) for m, sq in tied if dist(sq) == best]
         if len(tied) > 1:
             ties += 1
-        if rule == "random" and len(tied) > 1:
+        if rule in ("random", "pohl-random", "roth-random") and len(tied) > 1:
             tied.sort()  # by move number
             j, i = below(key, i, len(tied))
             _, (r, c) = tied[j]
@@ -222,7 +223,7 @@ def run(rows, cols, start, rule, order="12345678", seed=0, trial=0, retries=1):
     else:
         key = stream_key(seed, rows, cols, start, trial)
         path, ties, _ = walk(rows, cols, start, rule, order, key)
-        used = None if rule in ("random", "squirrel-cull") else order
+        used = None if rule in ("random", "squirrel-cull", "pohl-random", "roth-random") else order
         attempts = 1
     visited, end, complete, closed = outcome(rows, cols, path)
     return dict(

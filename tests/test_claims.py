@@ -26,8 +26,8 @@ from knight.pipeline.config import ConfigError, load_files
 ORDERS = ["".join(p) for p in permutations("12345678")]  # rank = index (lexicographic)
 
 
-def claim(finding, study="s", **kw):
-    return Claim("c", "A source (1999)", "A claim.", study, finding, **kw)
+def claim(finding, tested_by="s", **kw):
+    return Claim("c", "A source (1999)", "A claim.", tested_by, finding, **kw)
 
 
 # --- first-failure scans -------------------------------------------------------------
@@ -176,14 +176,15 @@ def test_rate_verdict_by_wilson_interval(how, p):
     assert f.evidence["ci_low"][0] == pytest.approx(lo) and f.evidence["ci_high"][0] == pytest.approx(hi)
 
 
-def test_rate_of_random_rule_equals_naive_draws():
+@pytest.mark.parametrize("rule", ["random", "pohl-random", "roth-random"])
+def test_rate_of_random_rule_equals_naive_draws(rule):
     """Random ties, m = 5..7, fixed seed: completions counted by the naive walks."""
     import knight
 
-    runs = pl.concat([knight.rules.run(m, "random", trials=30, seed=7, progress=False) for m in (5, 6, 7)])
+    runs = pl.concat([knight.rules.run(m, rule, trials=30, seed=7, progress=False) for m in (5, 6, 7)])
     f = rate(claim("rate", boards=(5, 6, 7), rate=("at_least", 0.0)), runs)
     for m in (5, 6, 7):
-        want = sum(naive_run(m, m, 0, "random", seed=7, trial=t)["complete"] for t in range(30))
+        want = sum(naive_run(m, m, 0, rule, seed=7, trial=t)["complete"] for t in range(30))
         assert f.evidence.filter(pl.col("m") == m)["complete"][0] == want
     assert f.verdict == "holds"
 
@@ -209,13 +210,13 @@ def test_queens_sequences():
         schema={"problem": pl.String, "n": pl.Int32, "k": pl.Int32, "solutions": pl.Int64, "classes": pl.Int64},
         orient="row",
     )
-    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A002564"), counts)
+    f = queens_sequence(claim("queens_sequence", tested_by="queens", sequence="A002564"), counts)
     assert f.verdict == "holds" and f.tested == "n = 4..5, 16"
-    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A000170"), counts)
+    f = queens_sequence(claim("queens_sequence", tested_by="queens", sequence="A000170"), counts)
     assert f.verdict == "fails" and f.counterexample == "n = 9: published 352, computed 351"
-    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A002563", boards=(16,)), counts)
+    f = queens_sequence(claim("queens_sequence", tested_by="queens", sequence="A002563", boards=(16,)), counts)
     assert f.verdict == "fails" and f.counterexample.startswith("n = 16: published 43, computed 371")
-    f = queens_sequence(claim("queens_sequence", study="queens", sequence="A075458"), counts)
+    f = queens_sequence(claim("queens_sequence", tested_by="queens", sequence="A075458"), counts)
     # gamma(4) = 2 is established (1 queen was searched: none); gamma(5) is not (2 not searched).
     assert f.evidence.filter(pl.col("n") == 4)["computed"][0] == 2
     assert f.evidence.filter(pl.col("n") == 5)["computed"][0] is None
@@ -227,20 +228,20 @@ BASE = {
     "sweep": {"boards": [5]},
     "rules": {"studies": [{"name": "sc", "rules": ["squirrel-cull"], "boards": [5]}]},
 }
-ENTRY = {"key": "k", "source": "S", "claim": "C", "study": "sc", "finding": "tours_from_corner", "boards": [5]}
+ENTRY = {"key": "k", "source": "S", "claim": "C", "tested_by": "sc", "finding": "tours_from_corner", "boards": [5]}
 
 
 @pytest.mark.parametrize(
     "change,message",
     [
-        ({"study": None}, "config key claims.entries[0]: {'key'"),
+        ({"tested_by": None}, "config key claims.entries[0]: {'key'"),
         ({"finding": "guess"}, "config key claims.entries[0].finding: 'guess'"),
         ({"boards": {"from": 9, "to": 5}}, "config key claims.entries[0].boards: {'from': 9, 'to': 5}: needs 1 <="),
         ({"boards": {"from": 5}}, "config key claims.entries[0].boards: {'from': 5}"),
         ({"sorce": "x"}, "config key claims.entries[0].sorce: unknown key"),
         ({"rule": "fixed"}, "config key claims.entries[0].rule: 'fixed': study 'sc' runs squirrel-cull"),
         ({"finding": "rate"}, "config key claims.entries[0].rate: claim 'k': finding rate needs rate"),
-        ({"finding": "first_failures"}, "config key claims.entries[0].study: 'sc': is a rules study"),
+        ({"finding": "first_failures"}, "config key claims.entries[0].tested_by: 'sc': is a rules study"),
         ({"key": "Bad Key"}, "config key claims.entries[0].key: 'Bad Key'"),
     ],
 )
@@ -257,15 +258,22 @@ def test_bad_claim_is_one_config_line(change, message):
 def test_unknown_study_is_not_an_error_and_claims_config_loads(repo):
     from knight.pipeline.config import load
 
-    load({**BASE, "claims": {"entries": [{**ENTRY, "study": "elsewhere"}]}})
+    load({**BASE, "claims": {"entries": [{**ENTRY, "tested_by": "elsewhere"}]}})
     cfg = load_files([f"{repo}/config/claims.yaml"], default=f"{repo}/config/config.yaml")
     keys = [e["key"] for e in cfg["claims"]["entries"]]
     assert len(keys) == len(set(keys)) >= 20
 
 
 # --- the stage, run by Snakemake -----------------------------------------------------
-def entry(key, study, finding, **kw):
-    return {"key": key, "source": "A source (1999)", "claim": "A claim.", "study": study, "finding": finding, **kw}
+def entry(key, tested_by, finding, **kw):
+    return {
+        "key": key,
+        "source": "A source (1999)",
+        "claim": "A claim.",
+        "tested_by": tested_by,
+        "finding": finding,
+        **kw,
+    }
 
 
 CONFIG = {

@@ -214,7 +214,7 @@ def test_pair_outcomes_match_reference(rule):
 
 
 # --- splitting work does not change rows --------------------------------------------
-@pytest.mark.parametrize("rule", ["random", "random-order"])
+@pytest.mark.parametrize("rule", ["random", "random-order", "pohl-random", "roth-random"])
 def test_rows_independent_of_splitting(rule):
     board = Board(7, 9)
     starts = np.arange(0, board.size, 5)

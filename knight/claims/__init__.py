@@ -1,11 +1,11 @@
 """The claims stage: published claims about Warnsdorff's rule and about queens, checked by
 the pipeline's own result tables (docs/claims.md).
 
-A :class:`Claim` names its source, its sentence, the study that tests it and how the
-finding is computed (:data:`FINDINGS`); :func:`evaluate` computes the :class:`Finding`
-from the study's tables (a rules study's runs, a first-failure scan, the queens
-counts); :func:`first_failures` is the scan itself (for each tie order, the first board
-on which a rule fails from (1, 1)).
+A :class:`Claim` names its source, its sentence, what tests it (a rules study, a
+first-failure scan or the queens stage) and how the finding is computed
+(:data:`FINDINGS`); :func:`evaluate` computes the :class:`Finding` from those tables;
+:func:`first_failures` is the scan itself (for each tie order, the first board on which
+a rule fails from (1, 1)).
 """
 
 from knight._lazy import attach

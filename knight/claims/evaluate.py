@@ -1,6 +1,6 @@
-"""One claim's finding from the stored tables of its study (the claims stage's job).
+"""One claim's finding from the stored tables of what tests it (the claims stage's job).
 
-The study's tables are read where they are used and checked against what their writers
+Those tables are read where they are used and checked against what their writers
 recorded: a rules study's runs dataset against its manifest and seals
 (:func:`knight.core.dataset.verify`), a scan's and the queens stage's files by the job's
 seal check (:func:`knight.runtime.logs.guard_job`).

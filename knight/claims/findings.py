@@ -1,13 +1,13 @@
 """Findings: what the pipeline's own result tables say about one claim.
 
-Each finding function takes a :class:`~knight.claims.spec.Claim` and the tables of its
-study (polars frames or lazy frames; nothing is typed in) and returns a
+Each finding function takes a :class:`~knight.claims.spec.Claim` and the tables of what
+tests it (polars frames or lazy frames; nothing is typed in) and returns a
 :class:`Finding`: the verdict, the finding in one sentence, the first counter-example,
 the range tested, and an evidence table a reader can hold against the source.
 
 Verdicts: ``holds`` (no counter-example, every board the claim speaks of tested),
 ``holds up to ...`` (no counter-example on the boards tested, which are fewer),
-``fails`` (with the first counter-example), ``not run`` (the study is not in the run).
+``fails`` (with the first counter-example), ``not run`` (what tests it is not in the run).
 Rates are compared with 95 % Wilson intervals (:func:`knight.rules.tables.wilson`): a
 claimed rate outside the interval of a board is a counter-example.
 """
@@ -41,8 +41,8 @@ class Finding:
 
 
 def not_run(claim: Claim) -> Finding:
-    """The finding of a claim whose study is not in the run: nothing is claimed to hold."""
-    return Finding(NOT_RUN, f"study {claim.study!r} is not in this run's configuration", "none")
+    """The finding of a claim tested by nothing in the run: nothing is claimed to hold."""
+    return Finding(NOT_RUN, f"{claim.tested_by!r} is not in this run's configuration", "none")
 
 
 def _holds(claim: Claim, tested: list[int]) -> str:

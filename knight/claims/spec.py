@@ -1,5 +1,6 @@
-"""A published claim as the claims stage tests it: its source, its sentence, the study
-whose result tables test it and the finding computed from them (docs/claims.md).
+"""A published claim as the claims stage tests it: its source, its sentence, what tests it
+(a rules study, a first-failure scan or the queens stage) and the finding computed from
+its result tables (docs/claims.md).
 
 A claim is built from one entry of the workflow's ``claims`` list (or in Python); every
 constraint of an entry is checked here, and a bad value raises
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from knight.core.checks import SettingError
 
-#: How a finding is computed from the study's tables (:mod:`knight.claims.findings`):
+#: How a finding is computed from result tables (:mod:`knight.claims.findings`):
 #: the entry keys each one needs.
 FINDINGS = {
     "tours_from_corner": ("boards",),
@@ -27,8 +28,8 @@ FINDINGS = {
 RATE_CLAIMS = ("at_least", "at_most", "about")
 #: OEIS sequences a ``queens_sequence`` claim checks (docs/queens.md).
 SEQUENCES = ("A000170", "A002563", "A002564", "A075458")
-#: The pseudo-study of claims about the queens stage's tables.
-QUEENS_STUDY = "queens"
+#: ``tested_by`` of claims about the queens stage's tables.
+QUEENS = "queens"
 KEY_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
@@ -80,9 +81,10 @@ def describe_range(sides) -> str:
 class Claim:
     """One claim and how the pipeline tests it.
 
-    ``study``: a rules study's name (its runs are the evidence) or ``"queens"`` (the
-    queens stage's counts); ``finding``: one of :data:`FINDINGS`; ``rule``: the study's
-    rule the claim is about (needed when the study runs several); ``boards``: the board
+    ``tested_by``: a rules study's name (its runs are the evidence), a first-failure
+    scan's (:mod:`knight.claims.scan`) or ``"queens"`` (the queens stage's counts);
+    ``finding``: one of :data:`FINDINGS`; ``rule``: the study's rule the claim is about
+    (needed when the study runs several); ``boards``: the board
     sides m (m x m, from (1, 1)) the claim speaks of, less ``exclude``; ``rate``: a
     claimed completion rate ``(comparison, fraction)``; ``most``: the share of boards on
     which a rate claim must hold ("almost all"); ``last_failure``: the largest m on which
@@ -98,7 +100,7 @@ class Claim:
     key: str
     source: str
     claim: str
-    study: str
+    tested_by: str
     finding: str
     rule: str | None = None
     boards: tuple[int, ...] = ()
@@ -112,7 +114,7 @@ class Claim:
     def __post_init__(self) -> None:
         if not KEY_PATTERN.match(self.key or ""):
             raise SettingError("key", f"{self.key!r}: lower-case letters, digits, '-' and '_' (a file name)")
-        for name in ("source", "claim", "study"):
+        for name in ("source", "claim", "tested_by"):
             if not str(getattr(self, name) or "").strip():
                 raise SettingError(name, f"claim {self.key!r}: needs a {name}")
         if self.finding not in FINDINGS:
@@ -130,8 +132,8 @@ class Claim:
             raise SettingError("most", f"{self.most!r}: a share of boards above 0 and at most 1")
         if self.sequence is not None and self.sequence not in SEQUENCES:
             raise SettingError("sequence", f"{self.sequence!r}: not one of {', '.join(SEQUENCES)}")
-        if (self.study == QUEENS_STUDY) != (self.finding == "queens_sequence"):
-            raise SettingError("study", f"{self.study!r}: queens_sequence findings, and only they, use study queens")
+        if (self.tested_by == QUEENS) != (self.finding == "queens_sequence"):
+            raise SettingError("tested_by", f"{self.tested_by!r}: queens_sequence findings, and only they, read queens")
         if self.boards and not set(self.boards) - set(self.exclude):
             raise SettingError("exclude", f"{list(self.exclude)!r}: leaves no board of the claim")
 
@@ -156,5 +158,5 @@ class Claim:
         return tuple(m for m in self.boards if m not in set(self.exclude))
 
     def command(self, configfile: str = "config/claims.yaml") -> str:
-        """The command that remakes this claim's finding (and its study)."""
+        """The command that remakes this claim's finding (and what it reads)."""
         return f"snakemake --cores all results/claims/claim/{self.key}.json --configfile {configfile}"

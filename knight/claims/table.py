@@ -1,5 +1,5 @@
 """The claims table: one row per claim (source, claim, finding, verdict, the range tested,
-the study's measured compute time, the command that remakes it), and its report page.
+the measured compute time of what tests it, the command that remakes it), and its report page.
 
 >>> c = Claim("sc", "Squirrel & Cull (1996)", "Tours.", "sc-corner", "tours_from_corner", boards=(5,))
 >>> row = claim_row(c, not_run(c))
@@ -19,7 +19,7 @@ SCHEMA = {
     "key": pl.String,
     "source": pl.String,
     "claim": pl.String,
-    "study": pl.String,
+    "tested_by": pl.String,
     "finding": pl.String,
     "verdict": pl.String,
     "counterexample": pl.String,
@@ -31,12 +31,12 @@ SCHEMA = {
 
 def claim_row(claim: Claim, finding: Finding, seconds: float | None = None) -> dict:
     """The claims-table row of one claim and its finding (``seconds``: the measured
-    compute time of its study, summed over its jobs)."""
+    compute time of what tests it, summed over its jobs)."""
     return {
         "key": claim.key,
         "source": claim.source,
         "claim": claim.claim,
-        "study": claim.study,
+        "tested_by": claim.tested_by,
         "finding": finding.finding,
         "verdict": finding.verdict,
         "counterexample": finding.counterexample,
@@ -65,7 +65,8 @@ def claims_page(frame: pl.DataFrame) -> str:
         "# Claims of the literature, checked by the pipeline",
         "",
         f"{frame.height} claims ({tally}). Each finding is computed from the result tables of the "
-        "study named (docs/claims.md); *not run*: the study is not in this run's configuration.",
+        "study, scan or stage that tests it (docs/claims.md); *not run*: that is not in this run's "
+        "configuration.",
         "",
     ]
     for r in frame.iter_rows(named=True):
@@ -79,7 +80,7 @@ def claims_page(frame: pl.DataFrame) -> str:
         if r["counterexample"]:
             out.append(f"- **Counter-example**: {r['counterexample']}")
         out += [
-            f"- **Tested**: {r['tested']} (study `{r['study']}`, {_time(r['seconds'])} of compute)",
+            f"- **Tested**: {r['tested']} (by `{r['tested_by']}`, {_time(r['seconds'])} of compute)",
             f"- **Reproduce**: `{r['command']}`",
             "",
         ]

@@ -9,7 +9,9 @@ choose among the tied set T of candidates sharing the least degree
   squared distance from the centre, smallest squared distance to the nearest corner),
   then the tie order decides among what is left;
 - ``random``: a uniform draw among T; ``random-order``: attempts of ``fixed``, each
-  under a uniformly drawn order; ``squirrel-cull``: fixed orders switched along the tour.
+  under a uniformly drawn order; ``squirrel-cull``: fixed orders switched along the tour;
+- ``pohl-random``, ``roth-random``: the key of ``pohl`` or ``roth`` narrows T, then a
+  uniform draw decides among what is left.
 
 Kernels work on the padded layout of :func:`knight.core.layout.padded` (a 2-square
 margin, ``width = cols + 4``): padded index ``p`` is board square
@@ -22,12 +24,12 @@ from __future__ import annotations
 import numba as nb
 
 #: Rule names, in the order of their integer codes.
-RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull")
-FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL = range(len(RULES))
+RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
+FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM = range(len(RULES))
 #: Rules whose residual ties are broken by a tie order (the tie-tree engine sweeps them).
 ORDER_RULES = ("fixed", "pohl", "roth", "corner")
 #: Rules that draw random numbers (rows carry a trial number).
-RANDOM_RULES = ("random", "random-order")
+RANDOM_RULES = ("random", "random-order", "pohl-random", "roth-random")
 
 #: Defaults of the rules' settings: the tie order after a rule's key, the generator's seed,
 #: runs per start of a random rule, random-order's attempts at most. The config schema,

@@ -310,10 +310,10 @@ def rules_errors(rules: dict) -> list[str]:
 def claims_errors(claims: dict, config: dict) -> list[str]:
     """The ``claims`` section: each scan and claim is built as the library builds it
     (:class:`knight.claims.scan.Scan`, :class:`knight.claims.spec.Claim`); names are
-    unique; a claim's study kind suits its finding, and its rule is one the study runs.
-    A claim naming a study that is not configured is not an error: it shows as not run."""
+    unique; what tests a claim suits its finding, and its rule is one the study runs. A
+    claim tested by nothing configured is not an error: it shows as not run."""
     from knight.claims.scan import Scan
-    from knight.claims.spec import QUEENS_STUDY, Claim
+    from knight.claims.spec import QUEENS, Claim
     from knight.core.checks import SettingError
 
     msgs: list[str] = []
@@ -321,7 +321,7 @@ def claims_errors(claims: dict, config: dict) -> list[str]:
     scans: dict[str, Scan] = {}
     for i, entry in enumerate(claims.get("scans", [])):
         key = f"claims.scans[{i}]"
-        if entry["name"] in scans or entry["name"] in studies or entry["name"] == QUEENS_STUDY:
+        if entry["name"] in scans or entry["name"] in studies or entry["name"] == QUEENS:
             msgs.append(f"config key {key}.name: {entry['name']!r}: another scan or study has this name")
             continue
         try:
@@ -340,15 +340,16 @@ def claims_errors(claims: dict, config: dict) -> list[str]:
             msgs.append(f"config key {key}.{exc.key}: {exc.message}")
             continue
         scan_finding = claim.finding == "first_failures"
-        if claim.study in scans and not scan_finding or claim.study in studies and scan_finding:
-            kind = "a scan" if claim.study in scans else "a rules study"
-            msgs.append(f"config key {key}.study: {claim.study!r}: is {kind}, which {claim.finding} cannot read")
-        elif claim.study in studies:
-            rules = list(dict.fromkeys(studies[claim.study]["rules"]))
+        by = claim.tested_by
+        if by in scans and not scan_finding or by in studies and scan_finding:
+            kind = "a scan" if by in scans else "a rules study"
+            msgs.append(f"config key {key}.tested_by: {by!r}: is {kind}, which {claim.finding} cannot read")
+        elif by in studies:
+            rules = list(dict.fromkeys(studies[by]["rules"]))
             if claim.rule is not None and claim.rule not in rules:
-                msgs.append(f"config key {key}.rule: {claim.rule!r}: study {claim.study!r} runs {', '.join(rules)}")
+                msgs.append(f"config key {key}.rule: {claim.rule!r}: study {by!r} runs {', '.join(rules)}")
             elif claim.rule is None and len(rules) > 1:
-                msgs.append(f"config key {key}.rule: (none): study {claim.study!r} runs {', '.join(rules)}: name one")
+                msgs.append(f"config key {key}.rule: (none): study {by!r} runs {', '.join(rules)}: name one")
     return msgs
 
 

@@ -5,7 +5,8 @@ Rules (:mod:`knight.core.tiebreak`, docs/conventions.md "Tie-break rules"): ``fi
 decides), ``random`` (a uniform draw among the tie, candidates listed by move number),
 ``random-order`` (attempts of ``fixed`` under uniformly drawn orders, stopping at the
 first complete tour or after ``retries`` attempts; a row reports the last attempt) and
-``squirrel-cull`` (:mod:`knight.rules.squirrel_cull`). Random draws come from
+``squirrel-cull`` (:mod:`knight.rules.squirrel_cull`), ``pohl-random`` and ``roth-random``
+(the key of ``pohl`` or ``roth``, then a uniform draw among what is left). Random draws come from
 :mod:`knight.rules.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
 does not depend on how starts and trials are split into calls.
 
@@ -34,9 +35,11 @@ from knight.core.tiebreak import (
     FIXED,
     LIMITS,
     POHL,
+    POHL_RANDOM,
     RANDOM,
     RANDOM_ORDER,
     ROTH,
+    ROTH_RANDOM,
     RULES,
     SQUIRREL_CULL,
     check_setting,
@@ -176,8 +179,18 @@ def _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
                     if (mask >> in_force[MOVE, i]) & 1:
                         best = cur + in_force[STEP, i]
                         break
-            elif code == RANDOM:
-                j, draws = below(key, draws, np.uint64(cnt))
+            elif code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM:
+                # A uniform draw among the candidates (after the key), listed by move number.
+                if code == POHL_RANDOM or code == ROTH_RANDOM:
+                    base = POHL if code == POHL_RANDOM else ROTH
+                    mask = narrow(base, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
+                    cnt = 0
+                    for m in range(8):
+                        cnt += (mask >> m) & 1
+                j = np.int64(0)
+                if cnt > 1:
+                    drawn_j, draws = below(key, draws, np.uint64(cnt))
+                    j = np.int64(drawn_j)
                 for m in range(8):
                     if (mask >> m) & 1:
                         if j == 0:
@@ -296,7 +309,7 @@ def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, i
         switches[on] = (r + 2) * (board.cols + 4) + c + 2
         return orders, switches, -1
     moves = _order_moves(order)
-    used = -1 if code in (RANDOM, RANDOM_ORDER) else order_rank(moves)
+    used = -1 if code in (RANDOM, RANDOM_ORDER, POHL_RANDOM, ROTH_RANDOM) else order_rank(moves)
     return np.ascontiguousarray(moves[None, :]), np.full(1, -1, np.int64), used
 
 
@@ -427,7 +440,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     squares = (p // width - 2) * board.cols + p % width - 2
     if code == RANDOM_ORDER:
         used = order_string(all_orders()[int(out["order"][0])])
-    elif code in (RANDOM, SQUIRREL_CULL):
+    elif code in (RANDOM, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM):
         used = None
     else:
         used = order_string(orders[0])

@@ -1,5 +1,5 @@
 # claims stage (snakemake claims; docs/claims.md): published claims checked by the run's own
-# result tables. Each claim's finding is one job (it reruns only when its study's tables or
+# result tables. Each claim's finding is one job (it reruns only when the tables it reads or
 # the claims code change); first-failure scans run one job per slice of the tie orders.
 # Config: the `claims:` section (knight/pipeline/schemas/claims.schema.yaml); config/claims.yaml
 # holds the claims of the literature and the studies that test them.
@@ -7,7 +7,7 @@ CLAIMS_TARGETS = expand("results/claims/claims.{ext}", ext=["parquet", "csv", "m
 
 
 rule claims:
-    """The claims table and page (snakemake claims), with every study they read."""
+    """The claims table and page (snakemake claims), with everything they read."""
     input:
         CLAIMS_TARGETS,
 
@@ -33,7 +33,7 @@ rule claims_scan:
 
 
 rule claim_finding:
-    """One claim's finding from its study's stored tables (or not run), and its evidence."""
+    """One claim's finding from the stored tables that test it (or not run), and its evidence."""
     input:
         unpack(claim_inputs),
     output:
@@ -49,7 +49,7 @@ rule claim_finding:
     params:
         claim=lambda wc: CLAIMS_CFG["entries"][list(CLAIMS).index(wc.claim)],
         kind=lambda wc: claim_kind(wc.claim),
-        scan=lambda wc: SCANS[CLAIMS[wc.claim].study].params(0)["boards"] if claim_kind(wc.claim) == "scan" else None,
+        scan=lambda wc: SCANS[CLAIMS[wc.claim].tested_by].params(0)["boards"] if claim_kind(wc.claim) == "scan" else None,
         code=code("claim_finding"),
     script:
         "../scripts/claim_finding.py"

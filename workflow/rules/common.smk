@@ -9,7 +9,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from knight.claims.scan import Scan
-from knight.claims.spec import QUEENS_STUDY, Claim
+from knight.claims.spec import QUEENS, Claim
 from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
 from knight.core.tiebreak import RULES
@@ -112,23 +112,23 @@ def scan_files(name, kind="part"):
 
 def claim_kind(key):
     """Where a claim's evidence comes from: runs (a rules study), scan, queens, or none."""
-    study = CLAIMS[key].study
-    if study == QUEENS_STUDY:
+    by = CLAIMS[key].tested_by
+    if by == QUEENS:
         return "queens"
-    return "runs" if study in STUDIES else "scan" if study in SCANS else "none"
+    return "runs" if by in STUDIES else "scan" if by in SCANS else "none"
 
 
 def claim_inputs(wildcards):
-    """The stored tables a claim's finding reads (none: its study is not in the run)."""
+    """The stored tables a claim's finding reads (none: what tests it is not in the run)."""
     claim, kind = CLAIMS[wildcards.claim], claim_kind(wildcards.claim)
     if kind == "runs":
-        rules = [claim.rule] if claim.rule else [s.rule for s in STUDIES[claim.study].rules]
+        rules = [claim.rule] if claim.rule else [s.rule for s in STUDIES[claim.tested_by].rules]
         return {
-            "manifests": [f"{rules_folder(claim.study, r)}/_manifest.json" for r in rules],
-            "times": [f for r in rules for f in rules_chunk_files(claim.study, r, "times")],
+            "manifests": [f"{rules_folder(claim.tested_by, r)}/_manifest.json" for r in rules],
+            "times": [f for r in rules for f in rules_chunk_files(claim.tested_by, r, "times")],
         }
     if kind == "scan":
-        return {"parts": scan_files(claim.study), "times": scan_files(claim.study, "times")}
+        return {"parts": scan_files(claim.tested_by), "times": scan_files(claim.tested_by, "times")}
     if kind == "queens":
         return {
             "counts": "results/queens/counts.parquet",

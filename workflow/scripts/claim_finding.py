@@ -1,4 +1,4 @@
-"""Snakemake script: one claim's finding from its study's stored tables (knight.claims)."""
+"""Snakemake script: one claim's finding from the stored tables that test it (knight.claims)."""
 
 import json
 
