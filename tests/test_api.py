@@ -76,6 +76,8 @@ def test_reference_outcomes_of_the_conventions():
         "random": ((4, 5), 15, None),
         "random-order": ((6, 7), 10, "67185423"),
         "squirrel-cull": ((5, 8), 16, None),
+        "pohl-random": ((4, 3), 6, None),
+        "roth-random": ((6, 7), 4, None),
     }
     for rule, (end, ties, order) in expected.items():
         t = knight.tour(8, rule=rule, seed=0)
