@@ -319,6 +319,7 @@ def test_claims_stage(repo, tmp_path):
     assert table["key"].to_list() == ["sc", "roth", "r7", "one", "q", "pohl"]
     verdict = dict(zip(table["key"], table["verdict"]))
     assert verdict["pohl"] == "not run"
+    assert verdict["q"] == "holds" and table.filter(pl.col("key") == "q")["tested"][0] == "n = 4, 6"
     # Each finding equals the one computed here from the library, not from the stored tables.
     runs = knight.rules.run(7, "random", trials=30, seed=7, progress=False)
     want = rate(Claim.from_config(CONFIG["claims"]["entries"][2]), runs)

@@ -9,7 +9,8 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from knight.claims.scan import Scan
-from knight.claims.spec import QUEENS, Claim
+from knight.claims.spec import QUEENS as QUEENS_TABLES
+from knight.claims.spec import Claim
 from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
 from knight.core.tiebreak import RULES
@@ -113,7 +114,7 @@ def scan_files(name, kind="part"):
 def claim_kind(key):
     """Where a claim's evidence comes from: runs (a rules study), scan, queens, or none."""
     by = CLAIMS[key].tested_by
-    if by == QUEENS:
+    if by == QUEENS_TABLES:
         return "queens"
     return "runs" if by in STUDIES else "scan" if by in SCANS else "none"
 
