@@ -57,6 +57,15 @@ def test_roth_scan_every_residual_order_equals_brute_force(roth_scan):
     assert rows["boards"].tolist() == completed
 
 
+def test_scan_by_brute_force_above_the_tree_limit_gives_the_same_rows(roth_scan):
+    """Boards past the tree's reservation limit are walked by the pair kernel: same rows."""
+    boards, rows = roth_scan
+    ranks = np.arange(0, 40320, 7)
+    brute = first_failures("roth", boards, ranks, tree_bytes=0)
+    for name in ("first_rows", "first_cols", "visited", "boards"):
+        assert np.array_equal(brute[name], rows[name][ranks]), name
+
+
 def test_roth_scan_sample_equals_naive(roth_scan):
     """A sample of residual orders walked by the plain-Python reference of the conventions."""
     _, rows = roth_scan

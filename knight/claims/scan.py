@@ -3,7 +3,10 @@ under that order does not complete a tour from (1, 1).
 
 The scan walks the boards in turn with the tie tree (:func:`knight.sweep.tree.search`),
 each time over only the orders that have not failed yet (the *survivors*), so the work
-shrinks as orders drop out. A scan of many orders is cut into *slices* of ranks, one
+shrinks as orders drop out. The tree reserves a copy of the padded board per square
+(about N^4 bytes of address space on N x N); above :data:`TREE_BYTES` the survivors are
+walked one by one by the brute-force pair kernel (:func:`knight.rules.kernel.pair_outcomes`),
+which gives the same rows. A scan of many orders is cut into *slices* of ranks, one
 job each; a slice's rows depend only on its ranks, never on how the work is split.
 
 >>> import numpy as np
@@ -25,6 +28,7 @@ import pyarrow as pa
 
 from knight.core.board import Board, parse_boards
 from knight.core.checks import SettingError
+from knight.core.layout import padded_size
 from knight.core.orders import N_ORDERS
 from knight.core.tiebreak import ORDER_RULES
 
@@ -42,6 +46,11 @@ SCHEMA = pa.schema(
 )
 
 
+#: Largest reservation of the tie tree (board squares x padded cells, bytes) a scan makes;
+#: above it the survivors are walked by brute force.
+TREE_BYTES = 2**31
+
+
 def scan_boards(spec) -> list[Board]:
     """The boards of a scan, in scan order: a list or ``{from, to}`` range of N x N boards
     (:func:`knight.core.board.parse_boards`), or ``{from, to, rectangles: true}``: every
@@ -56,14 +65,18 @@ def scan_boards(spec) -> list[Board]:
     return parse_boards(spec)
 
 
-def first_failures(rule: str, boards: Sequence[Board], ranks: np.ndarray, progress=None) -> dict[str, np.ndarray]:
+def first_failures(
+    rule: str, boards: Sequence[Board], ranks: np.ndarray, progress=None, tree_bytes: int = TREE_BYTES
+) -> dict[str, np.ndarray]:
     """For each rank of ``ranks``, the first of ``boards`` (in the order given) on which
-    ``rule`` under that tie order does not complete a tour from (1, 1).
+    ``rule`` under that tie order does not complete a tour from (1, 1). Boards whose tie
+    tree would reserve more than ``tree_bytes`` are walked by brute force.
 
     Returns ``order``, ``first_rows``, ``first_cols`` (0: no failure), ``visited`` (squares
     reached on the first failing board, 0: none) and ``boards`` (boards completed before
     it), plus ``steps`` (knight steps walked) and ``seconds``.
     """
+    from knight.rules.kernel import pair_outcomes
     from knight.sweep.tree import search
 
     if rule not in ORDER_RULES:
@@ -82,9 +95,14 @@ def first_failures(rule: str, boards: Sequence[Board], ranks: np.ndarray, progre
     for board in boards:
         if len(alive) == 0:
             break
-        res = search(board, 0, ranks[alive], rule=rule)
-        steps += res["steps"]
-        visited = res["visited"][res["leaf_of"][ranks[alive]]]
+        if board.size * padded_size(board.rows, board.cols) <= tree_bytes:
+            res = search(board, 0, ranks[alive], rule=rule)
+            steps += res["steps"]
+            visited = res["visited"][res["leaf_of"][ranks[alive]]]
+        else:
+            res = pair_outcomes(board, rule, np.zeros(len(alive), np.int64), ranks[alive])
+            steps += int(res["steps"][0])
+            visited = res["visited"]
         fail = visited < board.size
         dead = alive[fail]
         out["first_rows"][dead] = board.rows
