@@ -66,6 +66,20 @@ def test_scan_by_brute_force_above_the_tree_limit_gives_the_same_rows(roth_scan)
         assert np.array_equal(brute[name], rows[name][ranks]), name
 
 
+def test_scan_of_a_board_whose_tree_reserves_address_space():
+    """130 x 130: the tie tree's frames (300 MB of address space) come from a reservation
+    that only the frames used back with memory; rows as the brute-force pair kernel's."""
+    from knight.sweep.tree import _reserve
+
+    board, ranks = Board(130, 130), np.arange(0, 40320, 97)
+    frames = _reserve(board.size, 17956 // 8 + 1)
+    assert frames.nbytes >= 1 << 28 and not frames.flags.owndata  # a view of the mmap
+    tree = first_failures("roth", [board], ranks)
+    brute = first_failures("roth", [board], ranks, tree_bytes=0)
+    for name in ("first_rows", "visited", "boards"):
+        assert np.array_equal(tree[name], brute[name]), name
+
+
 def test_roth_scan_sample_equals_naive(roth_scan):
     """A sample of residual orders walked by the plain-Python reference of the conventions."""
     _, rows = roth_scan

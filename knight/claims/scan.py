@@ -3,11 +3,12 @@ under that order does not complete a tour from (1, 1).
 
 The scan walks the boards in turn with the tie tree (:func:`knight.sweep.tree.search`),
 each time over only the orders that have not failed yet (the *survivors*), so the work
-shrinks as orders drop out. The tree reserves a copy of the padded board per square
-(about N^4 bytes of address space on N x N); above :data:`TREE_BYTES` the survivors are
-walked one by one by the brute-force pair kernel (:func:`knight.rules.kernel.pair_outcomes`),
-which gives the same rows. A scan of many orders is cut into *slices* of ranks, one
-job each; a slice's rows depend only on its ranks, never on how the work is split.
+shrinks as orders drop out. The tree reserves address space for a copy of the padded
+board per square (about N^4 bytes on N x N; memory only for the copies it makes); above
+:data:`TREE_BYTES` of it the survivors are walked one by one by the brute-force pair
+kernel (:func:`knight.rules.kernel.pair_outcomes`), which gives the same rows. A scan of
+many orders is cut into *slices* of ranks, one job each; a slice's rows depend only on
+its ranks, never on how the work is split.
 
 >>> import numpy as np
 >>> from knight.core.board import Board
@@ -46,9 +47,9 @@ SCHEMA = pa.schema(
 )
 
 
-#: Largest reservation of the tie tree (board squares x padded cells, bytes) a scan makes;
-#: above it the survivors are walked by brute force.
-TREE_BYTES = 2**31
+#: Largest reservation of the tie tree (board squares x padded cells, bytes: 2,000 x 2,000
+#: reserves 1.6e13 of address space) a scan makes; above it, brute force.
+TREE_BYTES = 2**44
 
 
 def scan_boards(spec) -> list[Board]:

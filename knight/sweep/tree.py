@@ -49,6 +49,8 @@ padded board (one byte a square) per open frame.
 
 from __future__ import annotations
 
+import mmap
+import sys
 from typing import NamedTuple
 
 import numba as nb
@@ -210,6 +212,22 @@ def _record(leaf, i, n, end, ties):
     leaf[i, L_TIES] = ties
 
 
+#: mmap's MAP_NORESERVE on Linux (the mmap module of Python 3.11 does not name it).
+_MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+
+
+def _reserve(rows: int, cols: int) -> np.ndarray:
+    """An int64[rows, cols] array of address space only: pages are backed by memory when
+    first written (zero until then), and the reservation is not counted against the
+    machine's memory (MAP_NORESERVE), so that a large board's bound on open frames
+    (about N^4 bytes on N x N) costs only the frames used."""
+    nbytes = max(rows * cols * 8, 8)
+    if nbytes < 1 << 28:
+        return np.empty((rows, cols), np.int64)
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE
+    return np.frombuffer(mmap.mmap(-1, nbytes, flags=flags), np.int64).reshape(rows, cols)
+
+
 def _walk(deg0: np.ndarray, size: int) -> Walk:
     """A fresh walking state on a copy of ``deg0`` (int8) for a board of ``size`` squares."""
     deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
@@ -219,7 +237,7 @@ def _walk(deg0: np.ndarray, size: int) -> Walk:
         np.empty(size, np.int64),
         np.empty((size, N_FIELDS), np.int64),
         # One row per possible open frame; only the rows used are ever touched.
-        np.empty((size, len(deg) // 8), np.int64),
+        _reserve(size, len(deg) // 8),
     )
 
 
