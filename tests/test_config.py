@@ -55,6 +55,8 @@ BAD = [
     (with_("queens.instances", [{"problem": "place", "n": 8, "k": 3}]), "config key queens.instances[0]:"),
     (with_("queens.sets.dominate", [[8, 99]]), "config key queens.sets.dominate[0].k: 99: 99 queens do not fit"),
     (with_("queens.sets.dominate", [[8]]), "config key queens.sets.dominate[0]: [8]"),
+    (with_("queens.counts.dominate", [[8, 99]]), "config key queens.counts.dominate[0].k: 99: 99 queens do not fit"),
+    (with_("queens.counts.place", [33]), "config key queens.counts.place[0]: 33"),
     (with_("queens.repeats", 0), "config key queens.repeats: 0"),
     # exact
     (with_("exact.construct.boards", [7]), "config key exact.construct.boards[0]: 7:"),

@@ -81,11 +81,12 @@ def test_every_script_ran_and_logged(repo, tiny):
             if m:
                 rule_of[m.group(1)] = block.split(":", 1)[0]
     assert set(rule_of) == scripts
-    # The census is not part of the default pipeline (its own target, `census`; run by
-    # tests/test_workflow.py::test_census_stage_sealed_and_complete).
-    census = {"census_board", "census_tables", "census_check"}
-    assert census <= set(rule_of.values())
-    assert set(rule_of.values()) - census <= ran, set(rule_of.values()) - census - ran
+    # The census and the claims are not part of the default pipeline (their own targets,
+    # `census` and `claims`; run by tests/test_workflow.py::test_census_stage_sealed_and_complete
+    # and tests/test_claims.py::test_claims_stage).
+    own_target = {"census_board", "census_tables", "census_check", "claims_scan", "claim_finding", "claims_table"}
+    assert own_target <= set(rule_of.values())
+    assert set(rule_of.values()) - own_target <= ran, set(rule_of.values()) - own_target - ran
 
 
 def test_results_are_whole(tiny):
@@ -97,6 +98,12 @@ def test_results_are_whole(tiny):
     assert scan(tiny / "results/rules/runs", deep=True).select(pl.len()).collect().item() > 0
     counts = pl.read_parquet(tiny / "results/queens/counts.parquet")
     assert counts["matches"].all()
+    # queens.counts: counted, not written. docs/conventions.md: 352 placements of 9 queens in
+    # 46 classes (A000170, A002562); 4 dominating sets of 3 queens on 6x6 (A002564), one class.
+    counted = {(r["problem"], r["n"]): (r["solutions"], r["classes"]) for r in counts.iter_rows(named=True)}
+    assert counted[("place", 9)] == (352, 46)
+    assert counted[("dominate", 6)] == (4, 1)
+    assert pl.read_parquet(tiny / "results/queens/placements.parquet")["n"].max() == 6
 
 
 def test_report_holds_every_stage(tiny):

@@ -205,11 +205,12 @@ def queens_errors(queens: dict) -> list[str]:
         check(f"queens.instances[{i}]", inst["n"], inst.get("k") if inst["problem"] == "dominate" else None)
     for i, inst in enumerate(queens.get("frontier", [])):
         check(f"queens.frontier[{i}]", inst["n"], inst["k"])
-    sets = queens.get("sets", {})
-    for i, (n, k) in enumerate(sets.get("dominate", [])):
-        check(f"queens.sets.dominate[{i}]", n, k)
-    for i, n in enumerate(sets.get("place", [])):
-        check(f"queens.sets.place[{i}]", n, None)
+    for section in ("sets", "counts"):
+        lists = queens.get(section, {})
+        for i, (n, k) in enumerate(lists.get("dominate", [])):
+            check(f"queens.{section}.dominate[{i}]", n, k)
+        for i, n in enumerate(lists.get("place", [])):
+            check(f"queens.{section}.place[{i}]", n, None)
     return msgs
 
 

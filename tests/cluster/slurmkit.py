@@ -45,6 +45,10 @@ def slurm_node():
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+#: Node states that pass on their own (sinfo -o %T).
+TRANSIENT = ("completing", "powering_up", "rebooting", "resuming")
+
+
 def slurm_problem() -> str | None:
     """Why the cluster tests cannot run here, or None."""
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
@@ -52,14 +56,20 @@ def slurm_problem() -> str | None:
     for tool in ("sbatch", "squeue", "scontrol", "scancel", "sinfo"):
         if shutil.which(tool) is None:
             return f"no Slurm here ({tool} not found; tests/cluster/start-slurm.sh starts one)"
-    try:
-        out = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=15)
-    except subprocess.TimeoutExpired:
-        return "Slurm does not answer (sinfo timed out)"
-    states = out.stdout.split()
-    if out.returncode != 0 or not any(s.rstrip("*~#") in ("idle", "mixed", "allocated") for s in states):
-        return f"no usable Slurm node (sinfo: {(out.stdout + out.stderr).strip()[:200]!r})"
-    return None
+    # A node still cleaning up after the previous test's job reads "completing" for a few
+    # seconds: wait for it (up to 2 minutes) rather than call the cluster unusable.
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            out = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=15)
+        except subprocess.TimeoutExpired:
+            return "Slurm does not answer (sinfo timed out)"
+        states = [s.rstrip("*~#$@^-+") for s in out.stdout.split()]
+        if out.returncode == 0 and any(s in ("idle", "mixed", "allocated") for s in states):
+            return None
+        if out.returncode != 0 or not any(s in TRANSIENT for s in states) or time.monotonic() > deadline:
+            return f"no usable Slurm node (sinfo: {(out.stdout + out.stderr).strip()[:200]!r})"
+        time.sleep(2)
 
 
 def node_cpus() -> int:

@@ -49,7 +49,9 @@ rule claim_finding:
     params:
         claim=lambda wc: CLAIMS_CFG["entries"][list(CLAIMS).index(wc.claim)],
         kind=lambda wc: claim_kind(wc.claim),
-        scan=lambda wc: SCANS[CLAIMS[wc.claim].tested_by].params(0)["boards"] if claim_kind(wc.claim) == "scan" else None,
+        scan=lambda wc: (
+            SCANS[CLAIMS[wc.claim].tested_by].params(0)["boards"] if claim_kind(wc.claim) == "scan" else None
+        ),
         code=code("claim_finding"),
     script:
         "../scripts/claim_finding.py"

@@ -82,6 +82,8 @@ rule queens_sets:
     params:
         dominate=QUEENS["sets"]["dominate"],
         place=QUEENS["sets"]["place"],
+        count_dominate=QUEENS["counts"].get("dominate", []),
+        count_place=QUEENS["counts"].get("place", []),
         tasks=QUEENS["tasks"],
         code=code("queens_sets"),
     script:
