@@ -176,6 +176,9 @@ def test_failures_from_corner_verdicts():
     assert f.evidence["m"].to_list() == [6, 8]
     f = failures_from_corner(claim("failures_from_corner", boards=tuple(range(5, 10)), last_failure=8), runs)
     assert f.verdict == "holds" and "m = 6 (30/36), 8 (60/64)" in f.finding
+    # Without last_failure the finding is the list itself: no verdict either way.
+    f = failures_from_corner(claim("failures_from_corner", boards=tuple(range(5, 10))), runs)
+    assert f.verdict == "listed" and f.counterexample is None and f.evidence["m"].to_list() == [6, 8]
 
 
 def wilson(k, n, z=1.959963984540054):
@@ -343,6 +346,7 @@ def test_claims_stage(repo, tmp_path):
     verdict = dict(zip(table["key"], table["verdict"]))
     assert verdict["pohl"] == "not run"
     assert verdict["q"] == "holds" and table.filter(pl.col("key") == "q")["tested"][0] == "n = 4, 6"
+    assert table.filter(pl.col("key") == "q")["seconds"][0] > 0  # the counts' search time
     # Each finding equals the one computed here from the library, not from the stored tables.
     runs = knight.rules.run(7, "random", trials=30, seed=7, progress=False)
     want = rate(Claim.from_config(CONFIG["claims"]["entries"][2]), runs)

@@ -32,13 +32,17 @@ def study_seconds(times_files) -> float:
 
 def queens_counts(counts: str | Path | None = None, summaries=()) -> tuple[pl.DataFrame, float | None]:
     """The queens stage's counts (``counts.parquet``) and frontier searches (summary JSON
-    files) as one frame (problem, n, k, solutions, classes), and the searches' CPU seconds."""
+    files) as one frame (problem, n, k, solutions, classes), and the searches' seconds
+    (one thread each for the counts; CPU seconds summed over the frontier's units)."""
     frames, seconds = [], None
     if counts is not None:
-        frames.append(pl.read_parquet(counts).select("problem", "n", "k", "solutions", "classes"))
+        table = pl.read_parquet(counts)
+        frames.append(table.select("problem", "n", "k", "solutions", "classes"))
+        if "seconds" in table.columns:
+            seconds = float(table["seconds"].sum())
     rows = [json.loads(Path(s).read_text()) for s in summaries]
     if rows:
-        seconds = float(sum(r["cpu_seconds"] for r in rows))
+        seconds = (seconds or 0.0) + float(sum(r["cpu_seconds"] for r in rows))
         frames.append(
             pl.DataFrame(
                 [("dominate", r["n"], r["k"], r["solutions"], r["classes"]) for r in rows],

@@ -23,6 +23,8 @@ from knight.queens import published as pub
 from knight.rules.tables import wilson
 
 HOLDS, FAILS, NOT_RUN = "holds", "fails", "not run"
+#: The verdict of a finding that is a list to hold against the source's, not a yes or no.
+LISTED = "listed"
 #: Published values of A002563 that :mod:`knight.queens.published` leaves out because the
 #: computed classes contradict them: 43 classes for n = 16 cannot hold A002564's 2,968
 #: sets (a class has at most 8 sets); the class search finds 371.
@@ -103,17 +105,20 @@ def tours_from_corner(claim: Claim, runs) -> Finding:
 
 def failures_from_corner(claim: Claim, runs) -> Finding:
     """Every m x m board of ``claim.boards`` on which the order fails from (1, 1), with
-    the squares reached; the claim holds when none of them is above ``last_failure``
-    (the source lists its failing boards up to there)."""
+    the squares reached. With ``last_failure`` the claim holds when none of them is above
+    it; without, the finding is the list itself (verdict ``listed``), rows to hold against
+    the source's own list."""
     rows = _corner_runs(runs, claim)
     tested = rows["m"].to_list()
     failing = rows.filter(~pl.col("complete"))
-    beyond = failing.filter(pl.col("m") > claim.last_failure)
     text = (
         f"fails on {failing.height:,} of {rows.height:,} boards: m = {_listed(failing)}"
         if failing.height
         else f"a full tour from (1, 1) on all {rows.height:,} boards tested"
     )
+    if claim.last_failure is None:
+        return Finding(LISTED, text, describe_range(tested), None, failing)
+    beyond = failing.filter(pl.col("m") > claim.last_failure)
     if beyond.height:
         return Finding(FAILS, text, describe_range(tested), _reached(beyond.row(0, named=True)), failing)
     return Finding(_holds(claim, tested), text, describe_range(tested), None, failing)

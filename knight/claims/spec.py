@@ -19,7 +19,7 @@ from knight.core.checks import SettingError
 #: the entry keys each one needs.
 FINDINGS = {
     "tours_from_corner": ("boards",),
-    "failures_from_corner": ("boards", "last_failure"),
+    "failures_from_corner": ("boards",),
     "rate": ("boards", "rate"),
     "first_failures": (),
     "queens_sequence": ("sequence",),

@@ -17,6 +17,7 @@ COUNT_SCHEMA = {
     "published_solutions": pl.Int64,
     "published_classes": pl.Int64,
     "matches": pl.Boolean,
+    "seconds": pl.Float64,
 }
 
 sm = snakemake
@@ -53,6 +54,7 @@ for problem, n, k, keep in runs:
             published_solutions=want,
             published_classes=want_classes,
             matches=ok,
+            seconds=result.seconds,
         )
     )
     log.info(
