@@ -16,9 +16,10 @@ from naive import outcome as naive_fixed
 from naive_rules import run as naive_run
 from workflow_run import snakemake
 
+from knight.claims.findings import failure_share as failure_share_finding
 from knight.claims.findings import failures_from_corner, queens_sequence, rate, tours_from_corner
 from knight.claims.findings import first_failures as first_failures_finding
-from knight.claims.scan import Scan, first_failures, scan_boards, to_table
+from knight.claims.scan import Scan, failures_every_board, first_failures, longest_lasting, scan_boards, to_table
 from knight.claims.spec import Claim
 from knight.core.board import Board
 from knight.pipeline.config import ConfigError, load_files
@@ -107,6 +108,65 @@ def test_rectangle_scan_equals_naive():
                 first = (b.rows, b.cols)
                 break
         assert (rows["first_rows"][i], rows["first_cols"][i]) == first, ORDERS[r]
+
+
+def test_longest_lasting_orders_of_a_scan(roth_scan):
+    """The orders that complete the most boards before they first fail (never failing
+    first), ties by rank: counted here from the scan's arrays with numpy."""
+    _, rows = roth_scan
+    table = pl.from_arrow(to_table(rows))
+    lasted = np.where(rows["first_rows"] == 0, 99, rows["boards"].astype(np.int64))
+    want = np.lexsort((np.arange(40320), -lasted))[:50]
+    assert longest_lasting(table, 50).tolist() == sorted(want.tolist())
+    assert len(longest_lasting(table.head(3), 10)) == 3
+
+
+def test_every_board_scan_equals_naive(roth_scan):
+    """The longest-lasting residual orders of roth on every board 5..14: the failing
+    boards and squares reached of each, by the plain-Python walk of the conventions."""
+    _, rows = roth_scan
+    ranks = longest_lasting(pl.from_arrow(to_table(rows)), 6)
+    ranks = np.concatenate([ranks, [1191, 20000]])  # and two that fail early
+    boards = [Board(n, n) for n in range(5, 15)]
+    got = failures_every_board("roth", boards, ranks)
+    assert got["order"].tolist() == sorted(ranks.tolist())
+    for i, r in enumerate(got["order"]):
+        want = [
+            (n, n, run["visited"])
+            for n in range(5, 15)
+            if not (run := naive_run(n, n, 0, "roth", ORDERS[r]))["complete"]
+        ]
+        assert list(zip(got["failed_rows"][i], got["failed_cols"][i], got["failed_visited"][i])) == want, ORDERS[r]
+        assert got["failures"][i] == len(want) and got["tested"][i] == 10
+        assert (got["first_rows"][i], got["first_cols"][i]) == (want[0][:2] if want else (0, 0))
+    brute = failures_every_board("roth", boards, ranks, tree_bytes=0)
+    assert brute["failed_visited"] == got["failed_visited"]
+
+
+def test_failure_share_finding():
+    """Verdicts on orders whose failing boards the naive walk gives (test above): 0
+    (12345678) fails on none of 5..14, 20000 on 7 only, 1191 (13685472) on 7 and 11."""
+    boards = [Board(n, n) for n in range(5, 15)]
+    table = pl.from_arrow(to_table(failures_every_board("roth", boards, [1191, 20000, 0])))
+    assert dict(zip(table["order"], table["failures"])) == {0: 0, 1191: 2, 20000: 1}
+    f = failure_share_finding(claim("failure_share", share=0.05), table, boards)
+    assert f.verdict == "holds" and f.finding.startswith("1 of 3 orders fail on fewer than 5 % of the boards")
+    assert f.evidence["order"].to_list() == [0, 20000, 1191] and f.evidence["failing"][0] == "none"
+    f = failure_share_finding(claim("failure_share", share=0.15), table.filter(pl.col("order") != 0), boards)
+    assert f.verdict == "holds" and "20000" not in f.finding and ORDERS[20000] in f.finding
+    f = failure_share_finding(claim("failure_share", share=0.1), table.filter(pl.col("order") != 0), boards)
+    assert f.verdict == "fails" and f.counterexample == f"{ORDERS[20000]} fails on 1 of 10 boards (10.00 %)"
+    assert f.evidence["failing"].to_list() == ["7x7", "7x7, 11x11"]
+
+
+def test_scan_of_another_scans_orders_needs_them():
+    scan = Scan.from_config(
+        {"name": "b", "rule": "roth", "boards": [5, 6], "orders": {"longest": 4, "of": "a"}, "slices": 2}
+    )
+    assert scan.params(1)["ranks"] == {"longest": 4, "of": "a", "slice": 1, "slices": 2}
+    with pytest.raises(ValueError, match="its orders come from scan 'a'"):
+        scan.slice_ranks(0)
+    assert scan.slice_ranks(1, chosen=[9, 3, 7, 1]).tolist() == [7, 9]
 
 
 def test_scan_slices_partition_the_orders():
@@ -255,6 +315,10 @@ BASE = {
     "rules": {"studies": [{"name": "sc", "rules": ["squirrel-cull"], "boards": [5]}]},
 }
 ENTRY = {"key": "k", "source": "S", "claim": "C", "tested_by": "sc", "finding": "tours_from_corner", "boards": [5]}
+SCANS = [
+    {"name": "first", "rule": "roth", "boards": [5, 6]},
+    {"name": "every", "rule": "roth", "boards": [5, 6], "every_board": True, "orders": {"longest": 4, "of": "first"}},
+]
 
 
 @pytest.mark.parametrize(
@@ -269,6 +333,16 @@ ENTRY = {"key": "k", "source": "S", "claim": "C", "tested_by": "sc", "finding": 
         ({"finding": "rate"}, "config key claims.entries[0].rate: claim 'k': finding rate needs rate"),
         ({"finding": "first_failures"}, "config key claims.entries[0].tested_by: 'sc': is a rules study"),
         ({"key": "Bad Key"}, "config key claims.entries[0].key: 'Bad Key'"),
+        ({"finding": "failure_share"}, "config key claims.entries[0].share: claim 'k': finding failure_share needs"),
+        (
+            {"tested_by": "first", "finding": "failure_share", "share": 0.01},
+            "config key claims.entries[0].tested_by: 'first': is a first-failure scan",
+        ),
+        (
+            {"tested_by": "every", "finding": "first_failures"},
+            "config key claims.entries[0].tested_by: 'every': is an every-board scan",
+        ),
+        ({"tested_by": "every", "finding": "failure_share", "share": 1.5}, "config key claims.entries[0].share: 1.5"),
     ],
 )
 def test_bad_claim_is_one_config_line(change, message):
@@ -276,7 +350,32 @@ def test_bad_claim_is_one_config_line(change, message):
     with pytest.raises(ConfigError) as err:
         from knight.pipeline.config import load
 
-        load({**BASE, "claims": {"entries": [entry]}})
+        load({**BASE, "claims": {"scans": SCANS, "entries": [entry]}})
+    lines = str(err.value).splitlines()[1:]
+    assert len(lines) == 1 and lines[0].strip().startswith(message), lines
+
+
+@pytest.mark.parametrize(
+    "first,change,message",
+    [
+        (
+            {},
+            {"orders": {"longest": 4, "of": "nowhere"}},
+            "config key claims.scans[1].orders.of: 'nowhere': no scan",
+        ),
+        ({"every_board": True}, {}, "config key claims.scans[1].orders.of: 'first': not a first-failure scan"),
+        ({}, {"orders": {"longest": 4, "of": "every"}}, "config key claims.scans[1].orders: 'every': a scan cannot"),
+        ({}, {"orders": {"longest": 0, "of": "first"}}, "config key claims.scans[1].orders: {'longest': 0"),
+        ({}, {"orders": {"longest": 2, "of": "first"}, "slices": 3}, "config key claims.scans[1].slices: 3: from 1"),
+        ({}, {"every_board": "yes"}, "config key claims.scans[1].every_board: 'yes'"),
+    ],
+)
+def test_bad_scan_is_one_config_line(first, change, message):
+    from knight.pipeline.config import load
+
+    scans = [{**SCANS[0], **first}, {**SCANS[1], **change}]
+    with pytest.raises(ConfigError) as err:
+        load({**BASE, "claims": {"scans": scans, "entries": [ENTRY]}})
     lines = str(err.value).splitlines()[1:]
     assert len(lines) == 1 and lines[0].strip().startswith(message), lines
 
@@ -319,10 +418,21 @@ CONFIG = {
         ],
     },
     "claims": {
-        "scans": [{"name": "roth-scan", "rule": "roth", "boards": {"from": 5, "to": 9}, "slices": 2}],
+        "scans": [
+            {"name": "roth-scan", "rule": "roth", "boards": {"from": 5, "to": 9}, "slices": 2},
+            {
+                "name": "roth-every",
+                "rule": "roth",
+                "boards": {"from": 5, "to": 13},
+                "orders": {"longest": 5, "of": "roth-scan"},
+                "every_board": True,
+                "slices": 2,
+            },
+        ],
         "entries": [
             entry("sc", "sc", "tours_from_corner", boards={"from": 5, "to": 20}),
             entry("roth", "roth-scan", "first_failures", first_failure=7),
+            entry("few", "roth-every", "failure_share", share=0.01),
             entry("r7", "rnd", "rate", boards=[7], rate={"about": 0.75}),
             entry("one", "one", "failures_from_corner", boards={"from": 5, "to": 20}, last_failure=20),
             entry("q", "queens", "queens_sequence", sequence="A002564"),
@@ -342,14 +452,14 @@ def test_claims_stage(repo, tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     out = tmp_path / "results" / "claims"
     table = pl.read_parquet(out / "claims.parquet")
-    assert table["key"].to_list() == ["sc", "roth", "r7", "one", "q", "pohl"]
+    assert table["key"].to_list() == ["sc", "roth", "few", "r7", "one", "q", "pohl"]
     verdict = dict(zip(table["key"], table["verdict"]))
     assert verdict["pohl"] == "not run"
     assert verdict["q"] == "holds" and table.filter(pl.col("key") == "q")["tested"][0] == "n = 4, 6"
     assert table.filter(pl.col("key") == "q")["seconds"][0] > 0  # the counts' search time
     # Each finding equals the one computed here from the library, not from the stored tables.
     runs = knight.rules.run(7, "random", trials=30, seed=7, progress=False)
-    want = rate(Claim.from_config(CONFIG["claims"]["entries"][2]), runs)
+    want = rate(Claim.from_config(CONFIG["claims"]["entries"][3]), runs)
     assert verdict["r7"] == want.verdict
     assert table.filter(pl.col("key") == "r7")["finding"][0] == want.finding
     boards = [Board(n, n) for n in range(5, 10)]
@@ -358,10 +468,20 @@ def test_claims_stage(repo, tmp_path):
     stored = pl.concat([pl.read_parquet(p) for p in parts])
     assert stored.equals(scan)
     assert verdict["roth"] == "holds"
+    # The every-board scan of the 5 longest-lasting orders of that scan, from the library.
+    every = failures_every_board("roth", [Board(n, n) for n in range(5, 14)], longest_lasting(scan, 5))
+    parts = sorted((tmp_path / "results/claims/scans/roth-every").glob("part-*"))
+    assert pl.concat([pl.read_parquet(p) for p in parts]).equals(pl.from_arrow(to_table(every)))
+    want = failure_share_finding(
+        Claim.from_config(CONFIG["claims"]["entries"][2]),
+        pl.from_arrow(to_table(every)),
+        [Board(n, n) for n in range(5, 14)],
+    )
+    assert verdict["few"] == want.verdict and table.filter(pl.col("key") == "few")["finding"][0] == want.finding
     row = json.loads((out / "claim" / "roth.json").read_text())
     assert row["seconds"] > 0 and row["command"].endswith("--configfile config/claims.yaml")
     assert pq.read_table(out / "claim" / "sc.parquet").num_rows == 16
-    assert (out / "claims.md").read_text().count("\n## ") == 6
+    assert (out / "claims.md").read_text().count("\n## ") == 7
     assert (out / "claims.html").exists() and (out / "claims.csv").exists()
     res = snakemake(tmp_path, "claims", "--dry-run", configfile=cfg, repo=repo)
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr

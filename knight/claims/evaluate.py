@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from knight.claims.findings import FINDERS, Finding, not_run
-from knight.claims.spec import Claim
+from knight.claims.spec import SCAN_FINDINGS, Claim
 
 
 def study_runs(manifests) -> pl.LazyFrame:
@@ -56,10 +56,10 @@ def queens_counts(counts: str | Path | None = None, summaries=()) -> tuple[pl.Da
 
 def evaluate(claim: Claim, *, runs=None, scan=None, boards=None, counts=None) -> Finding:
     """The finding of ``claim`` from the tables its finding reads: ``runs`` (a rules
-    study's runs), ``scan`` and ``boards`` (a first-failure scan), ``counts`` (queens);
-    not run when they are absent."""
+    study's runs), ``scan`` and ``boards`` (a scan's table and boards), ``counts``
+    (queens); not run when they are absent."""
     finder = FINDERS[claim.finding]
-    if claim.finding == "first_failures":
+    if claim.finding in SCAN_FINDINGS:
         return not_run(claim) if scan is None else finder(claim, scan, boards)
     if claim.finding == "queens_sequence":
         return not_run(claim) if counts is None else finder(claim, counts)

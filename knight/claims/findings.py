@@ -303,11 +303,64 @@ def first_failures(claim: Claim, scan, boards) -> Finding:
     return Finding(HOLDS, text, tested, None, df)
 
 
+def failure_share(claim: Claim, scan, boards) -> Finding:
+    """An every-board scan (:func:`knight.claims.scan.failures_every_board`) of some orders
+    over ``boards``: the claim holds when some order fails on fewer than ``claim.share``
+    of the boards tested. Evidence: one row per order, fewest failures first.
+
+    >>> import numpy as np
+    >>> from knight.core.board import Board
+    >>> from knight.claims.scan import failures_every_board as tally, to_table
+    >>> boards = [Board(n, n) for n in range(5, 16)]
+    >>> table = pl.from_arrow(to_table(tally("roth", boards, [0, 1191])))
+    >>> c = Claim("r", "Roth", "Fails on few boards.", "s", "failure_share", share=0.1)
+    >>> f = failure_share(c, table, boards)
+    >>> f.verdict, f.evidence["failing"].to_list()
+    ('holds', ['none', '7x7, 11x11'])
+    """
+    from knight.core.orders import order_strings
+
+    names = [b.name for b in boards]
+    tested = len(names)
+    df = pl.DataFrame(scan).with_columns(
+        pl.col("order").map_elements(lambda r: str(order_strings()[r]), return_dtype=pl.String).alias("order_string"),
+        (pl.col("failures") / pl.col("tested")).alias("share"),
+        pl.when(pl.col("first_rows").is_not_null())
+        .then(pl.format("{}x{}", "first_rows", "first_cols"))
+        .alias("first_failure"),
+    )
+    failing = [
+        ", ".join(f"{r}x{c}" for r, c in zip(rs, cs)) or "none"
+        for rs, cs in zip(df["failed_rows"].to_list(), df["failed_cols"].to_list())
+    ]
+    df = (
+        df.with_columns(pl.Series("failing", failing, dtype=pl.String))
+        .select("order", "order_string", "tested", "failures", "share", "first_failure", "failing")
+        .sort(["failures", "order"])
+    )
+    limit = claim.share
+    below = df.filter(pl.col("share") < limit)
+    span = f"{names[0]} .. {names[-1]} ({tested:,} boards), {df.height:,} orders"
+
+    def one(r: dict) -> str:
+        return f"{r['order_string']} fails on {r['failures']:,} of {r['tested']:,} boards ({100 * r['share']:.2f} %)"
+
+    fewer = f"fewer than {100 * limit:g} % of the boards"
+    if below.height:
+        shown = "; ".join(one(r) for r in below.head(4).iter_rows(named=True))
+        more = f"; ... ({below.height - 4:,} more)" if below.height > 4 else ""
+        text = f"{below.height:,} of {df.height:,} orders fail on {fewer}: {shown}{more}"
+        return Finding(HOLDS, text, span, None, df)
+    fewest = one(df.row(0, named=True))
+    return Finding(FAILS, f"none of the {df.height:,} orders fails on {fewer}; the fewest: {fewest}", span, fewest, df)
+
+
 #: Finding functions by the ``finding`` name of a claim (:data:`knight.claims.spec.FINDINGS`).
 FINDERS = {
     "tours_from_corner": tours_from_corner,
     "failures_from_corner": failures_from_corner,
     "rate": rate,
     "first_failures": first_failures,
+    "failure_share": failure_share,
     "queens_sequence": queens_sequence,
 }

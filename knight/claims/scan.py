@@ -10,6 +10,12 @@ kernel (:func:`knight.rules.kernel.pair_outcomes`), which gives the same rows. A
 many orders is cut into *slices* of ranks, one job each; a slice's rows depend only on
 its ranks, never on how the work is split.
 
+An *every-board* scan (``every_board``) walks every board for every order instead, and
+tallies the boards each order fails on (:func:`failures_every_board`); its orders can be
+the ``longest`` orders of another scan (``of``): those that complete the most boards
+before they first fail (:func:`longest_lasting`), chosen when the job runs from that
+scan's stored table.
+
 >>> import numpy as np
 >>> from knight.core.board import Board
 >>> rows = first_failures("roth", [Board(n, n) for n in range(5, 13)], np.arange(40320))
@@ -47,6 +53,23 @@ SCHEMA = pa.schema(
 )
 
 
+#: Columns of an every-board scan's table: one row per rank; ``tested``: boards walked,
+#: ``failures`` among them, the first failing board (null: none) and the failing boards
+#: in scan order with the squares reached on each.
+EVERY_SCHEMA = pa.schema(
+    [
+        ("order", pa.uint16()),
+        ("tested", pa.uint32()),
+        ("failures", pa.uint32()),
+        ("first_rows", pa.uint32()),
+        ("first_cols", pa.uint32()),
+        ("failed_rows", pa.list_(pa.uint32())),
+        ("failed_cols", pa.list_(pa.uint32())),
+        ("failed_visited", pa.list_(pa.uint64())),
+    ]
+)
+
+
 #: Largest reservation of the tie tree (board squares x padded cells, bytes: 2,000 x 2,000
 #: reserves 1.6e13 of address space) a scan makes; above it, brute force.
 TREE_BYTES = 2**44
@@ -77,9 +100,6 @@ def first_failures(
     reached on the first failing board, 0: none) and ``boards`` (boards completed before
     it), plus ``steps`` (knight steps walked) and ``seconds``.
     """
-    from knight.rules.kernel import pair_outcomes
-    from knight.sweep.tree import search
-
     if rule not in ORDER_RULES:
         raise ValueError(f"rule: {rule!r}: first failures are scanned for {', '.join(ORDER_RULES)}")
     ranks = np.unique(np.asarray(ranks, np.int64))
@@ -96,14 +116,8 @@ def first_failures(
     for board in boards:
         if len(alive) == 0:
             break
-        if board.size * padded_size(board.rows, board.cols) <= tree_bytes:
-            res = search(board, 0, ranks[alive], rule=rule)
-            steps += res["steps"]
-            visited = res["visited"][res["leaf_of"][ranks[alive]]]
-        else:
-            res = pair_outcomes(board, rule, np.zeros(len(alive), np.int64), ranks[alive])
-            steps += int(res["steps"][0])
-            visited = res["visited"]
+        visited, walked = _visited(rule, board, ranks[alive], tree_bytes)
+        steps += walked
         fail = visited < board.size
         dead = alive[fail]
         out["first_rows"][dead] = board.rows
@@ -118,39 +132,128 @@ def first_failures(
     return out
 
 
+def _visited(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> tuple[np.ndarray, int]:
+    """Squares visited from (1, 1) under each of ``ranks`` (tie tree, or brute force past
+    ``tree_bytes``), and the knight steps walked."""
+    from knight.rules.kernel import pair_outcomes
+    from knight.sweep.tree import search
+
+    if board.size * padded_size(board.rows, board.cols) <= tree_bytes:
+        res = search(board, 0, ranks, rule=rule)
+        return res["visited"][res["leaf_of"][ranks]], res["steps"]
+    res = pair_outcomes(board, rule, np.zeros(len(ranks), np.int64), ranks)
+    return res["visited"], int(res["steps"][0])
+
+
+def failures_every_board(
+    rule: str, boards: Sequence[Board], ranks: np.ndarray, progress=None, tree_bytes: int = TREE_BYTES
+) -> dict:
+    """For each rank of ``ranks``, every one of ``boards`` on which ``rule`` under that tie
+    order fails from (1, 1): every board is walked for every order, failed or not.
+
+    Returns ``order``, ``tested`` (boards), ``failures``, ``first_rows``, ``first_cols``
+    (0: none), and per order the lists ``failed_rows``, ``failed_cols``,
+    ``failed_visited`` (scan order), plus ``steps`` and ``seconds``.
+
+    >>> from knight.core.board import Board
+    >>> rows = failures_every_board("roth", [Board(n, n) for n in range(5, 16)], [1191])
+    >>> rows["failures"].tolist(), rows["failed_rows"], rows["failed_visited"]
+    ([2], [[7, 11]], [[33, 117]])
+    """
+    if rule not in ORDER_RULES:
+        raise ValueError(f"rule: {rule!r}: failures are tallied for {', '.join(ORDER_RULES)}")
+    ranks = np.unique(np.asarray(ranks, np.int64))
+    failed: list[list[tuple[int, int, int]]] = [[] for _ in ranks]
+    steps, t0 = 0, time.perf_counter()
+    for board in boards:
+        visited, walked = _visited(rule, board, ranks, tree_bytes)
+        steps += walked
+        for i in np.flatnonzero(visited < board.size):
+            failed[i].append((board.rows, board.cols, int(visited[i])))
+        if progress is not None:
+            progress.update(1)
+    first = [f[0] if f else (0, 0, 0) for f in failed]
+    return {
+        "order": ranks.astype(np.uint16),
+        "tested": np.full(len(ranks), len(boards), np.uint32),
+        "failures": np.array([len(f) for f in failed], np.uint32),
+        "first_rows": np.array([f[0] for f in first], np.uint32),
+        "first_cols": np.array([f[1] for f in first], np.uint32),
+        "failed_rows": [[r for r, _, _ in f] for f in failed],
+        "failed_cols": [[c for _, c, _ in f] for f in failed],
+        "failed_visited": [[v for _, _, v in f] for f in failed],
+        "steps": np.array([steps], np.int64),
+        "seconds": np.array([time.perf_counter() - t0]),
+    }
+
+
+def longest_lasting(table, k: int) -> np.ndarray:
+    """The ``k`` ranks of a first-failure scan's table (:data:`SCHEMA`, any frame polars
+    reads) that complete the most boards before they first fail (those that never fail
+    first), ties by rank; sorted.
+
+    >>> import polars as pl
+    >>> t = pl.DataFrame({"order": [0, 1, 2, 3], "first_rows": [5, None, 9, 9], "boards": [0, 6, 4, 4]})
+    >>> longest_lasting(t, 2).tolist()
+    [1, 2]
+    """
+    import polars as pl
+
+    frame = pl.DataFrame(table) if not isinstance(table, pl.DataFrame) else table
+    best = frame.sort(["boards", "order"], descending=[True, False]).head(k)
+    return np.sort(best["order"].to_numpy().astype(np.int64))
+
+
 def to_table(rows: Mapping[str, np.ndarray]) -> pa.Table:
-    """A scan's rows as a table of :data:`SCHEMA` (nulls where an order never failed)."""
+    """A scan's rows as a table of :data:`SCHEMA`, or :data:`EVERY_SCHEMA` for the rows of
+    :func:`failures_every_board` (nulls where an order never failed)."""
     failed = rows["first_rows"] > 0
+    schema = EVERY_SCHEMA if "failures" in rows else SCHEMA
     cols = []
-    for f in SCHEMA:
+    for f in schema:
+        if pa.types.is_list(f.type):
+            cols.append(pa.array(rows[f.name], type=f.type))
+            continue
         values = np.asarray(rows[f.name]).astype(f.type.to_pandas_dtype())
         mask = ~failed if f.name in ("first_rows", "first_cols", "visited") else None
         cols.append(pa.array(values, type=f.type, mask=mask))
-    return pa.Table.from_arrays(cols, schema=SCHEMA)
+    return pa.Table.from_arrays(cols, schema=schema)
 
 
 @dataclass(frozen=True)
 class Scan:
-    """A first-failure scan: ``rule`` under each of ``ranks`` over ``boards`` from (1, 1),
-    cut into ``slices`` jobs of consecutive ranks."""
+    """A scan of ``rule`` under each of ``ranks`` over ``boards`` from (1, 1), cut into
+    ``slices`` jobs of consecutive ranks: first failures, or with ``every_board`` every
+    failure. With ``of``, its orders are the ``longest`` orders of that scan
+    (:func:`longest_lasting`), known only once that scan has run (``ranks`` unused)."""
 
     name: str
     rule: str
     boards: tuple[Board, ...]
     ranks: tuple[int, ...] = tuple(range(N_ORDERS))
     slices: int = 1
+    every_board: bool = False
+    longest: int | None = None
+    of: str | None = None
 
     def __post_init__(self) -> None:
         if self.rule not in ORDER_RULES:
             raise SettingError("rule", f"{self.rule!r}: first failures are scanned for {', '.join(ORDER_RULES)}")
         if not self.boards:
             raise SettingError("boards", f"scan {self.name!r}: needs at least one board")
-        if not 1 <= self.slices <= len(self.ranks):
-            raise SettingError("slices", f"{self.slices!r}: from 1 to the {len(self.ranks):,} orders scanned")
+        if self.of is not None:
+            if not isinstance(self.longest, int) or not 1 <= self.longest <= N_ORDERS:
+                raise SettingError("orders", f"{self.longest!r}: longest takes from 1 to {N_ORDERS:,} orders")
+            if self.of == self.name:
+                raise SettingError("orders", f"{self.of!r}: a scan cannot take the orders of itself")
+        count = self.longest if self.of is not None else len(self.ranks)
+        if not 1 <= self.slices <= count:
+            raise SettingError("slices", f"{self.slices!r}: from 1 to the {count:,} orders scanned")
 
     @classmethod
     def from_config(cls, entry: Mapping) -> Scan:
-        """A scan from one ``claims.scans`` entry (orders: "all" or order strings)."""
+        """A scan from one ``claims.scans`` entry (orders: "all", order strings, or
+        ``{longest: K, of: SCAN}``)."""
         from knight.core.orders import rank
 
         try:
@@ -158,29 +261,46 @@ class Scan:
         except ValueError as exc:
             raise SettingError("boards", f"{entry['boards']!r}: {exc}") from None
         orders = entry.get("orders", "all")
-        if orders == "all":
+        longest = of = None
+        ranks: tuple[int, ...] = ()
+        if isinstance(orders, Mapping):
+            longest, of = orders.get("longest"), orders.get("of")
+        elif orders == "all":
             ranks = tuple(range(N_ORDERS))
         else:
             try:
                 ranks = tuple(sorted({rank(str(o)) for o in orders}))
             except ValueError as exc:
                 raise SettingError("orders", f"{orders!r}: {exc}") from None
-        return cls(entry["name"], entry["rule"], boards, ranks, int(entry.get("slices", 1)))
+        every = bool(entry.get("every_board", False))
+        return cls(entry["name"], entry["rule"], boards, ranks, int(entry.get("slices", 1)), every, longest, of)
 
-    def slice_ranks(self, k: int) -> np.ndarray:
-        """Ranks of slice ``k`` (consecutive, near-equal slices)."""
+    def slice_ranks(self, k: int, chosen=None) -> np.ndarray:
+        """Ranks of slice ``k`` (consecutive, near-equal slices) of the scan's ranks, or of
+        ``chosen`` (the orders picked from scan ``of``, which a scan with ``of`` needs)."""
         if not 0 <= k < self.slices:
             raise ValueError(f"scan {self.name!r}: slice {k} is outside 0..{self.slices - 1}")
-        return np.array_split(np.asarray(self.ranks, np.int64), self.slices)[k]
+        if self.of is not None and chosen is None:
+            raise ValueError(f"scan {self.name!r}: its orders come from scan {self.of!r}; pass them as chosen")
+        ranks = np.unique(np.asarray(chosen, np.int64)) if self.of is not None else np.asarray(self.ranks, np.int64)
+        return np.array_split(ranks, self.slices)[k]
 
     def params(self, k: int) -> dict:
         """Plain values that decide the rows of slice ``k`` (a Snakemake rule's params)."""
-        r = self.slice_ranks(k)
-        contiguous = int(r[-1]) - int(r[0]) + 1 == len(r)
-        ranks = {"from": int(r[0]), "to": int(r[-1])} if contiguous else r.tolist()
-        return {"rule": self.rule, "boards": [b.name for b in self.boards], "ranks": ranks}
+        out: dict = {"rule": self.rule, "boards": [b.name for b in self.boards]}
+        if self.of is not None:
+            out["ranks"] = {"longest": self.longest, "of": self.of, "slice": k, "slices": self.slices}
+        else:
+            r = self.slice_ranks(k)
+            contiguous = int(r[-1]) - int(r[0]) + 1 == len(r)
+            out["ranks"] = {"from": int(r[0]), "to": int(r[-1])} if contiguous else r.tolist()
+        if self.every_board:
+            out["every_board"] = True
+        return out
 
-    def run_slice(self, k: int, progress=None) -> tuple[pa.Table, dict]:
-        """Rows of slice ``k`` and its figures (steps, seconds)."""
-        rows = first_failures(self.rule, self.boards, self.slice_ranks(k), progress=progress)
+    def run_slice(self, k: int, progress=None, chosen=None) -> tuple[pa.Table, dict]:
+        """Rows of slice ``k`` and its figures (steps, seconds); ``chosen`` as in
+        :meth:`slice_ranks`."""
+        tally = failures_every_board if self.every_board else first_failures
+        rows = tally(self.rule, self.boards, self.slice_ranks(k, chosen), progress=progress)
         return to_table(rows), {"steps": int(rows["steps"][0]), "seconds": float(rows["seconds"][0])}

@@ -22,8 +22,12 @@ FINDINGS = {
     "failures_from_corner": ("boards",),
     "rate": ("boards", "rate"),
     "first_failures": (),
+    "failure_share": ("share",),
     "queens_sequence": ("sequence",),
 }
+#: Findings read from a scan (:mod:`knight.claims.scan`): the first-failure ones from a
+#: first-failure scan, ``failure_share`` from an every-board scan.
+SCAN_FINDINGS = ("first_failures", "failure_share")
 #: Comparisons of a claimed completion rate with the measured one.
 RATE_CLAIMS = ("at_least", "at_most", "about")
 #: OEIS sequences a ``queens_sequence`` claim checks (docs/queens.md).
@@ -109,6 +113,7 @@ class Claim:
     most: float = 1.0
     last_failure: int | None = None
     first_failure: int | None = None
+    share: float | None = None
     sequence: str | None = None
 
     def __post_init__(self) -> None:
@@ -128,6 +133,8 @@ class Claim:
                 raise SettingError("rate", f"{how!r}: a claimed rate is one of {', '.join(RATE_CLAIMS)}")
             if not 0.0 <= value <= 1.0:
                 raise SettingError("rate", f"{value!r}: a rate is a fraction from 0 to 1")
+        if self.share is not None and not 0.0 < self.share <= 1.0:
+            raise SettingError("share", f"{self.share!r}: a share of boards above 0 and at most 1")
         if not 0.0 < self.most <= 1.0:
             raise SettingError("most", f"{self.most!r}: a share of boards above 0 and at most 1")
         if self.sequence is not None and self.sequence not in SEQUENCES:

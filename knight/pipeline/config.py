@@ -314,7 +314,7 @@ def claims_errors(claims: dict, config: dict) -> list[str]:
     unique; what tests a claim suits its finding, and its rule is one the study runs. A
     claim tested by nothing configured is not an error: it shows as not run."""
     from knight.claims.scan import Scan
-    from knight.claims.spec import QUEENS, Claim
+    from knight.claims.spec import QUEENS, SCAN_FINDINGS, Claim
     from knight.core.checks import SettingError
 
     msgs: list[str] = []
@@ -329,6 +329,17 @@ def claims_errors(claims: dict, config: dict) -> list[str]:
             scans[entry["name"]] = Scan.from_config(entry)
         except SettingError as exc:
             msgs.append(f"config key {key}.{exc.key}: {exc.message}")
+    for i, entry in enumerate(claims.get("scans", [])):
+        scan = scans.get(entry["name"])
+        if scan is None or scan.of is None:
+            continue
+        source = scans.get(scan.of)
+        if source is None:
+            msgs.append(f"config key claims.scans[{i}].orders.of: {scan.of!r}: no scan of this config has this name")
+        elif source.of is not None or source.every_board:
+            msgs.append(
+                f"config key claims.scans[{i}].orders.of: {scan.of!r}: not a first-failure scan of all or listed orders"
+            )
     keys: set[str] = set()
     for i, entry in enumerate(claims.get("entries", [])):
         key = f"claims.entries[{i}]"
@@ -340,10 +351,13 @@ def claims_errors(claims: dict, config: dict) -> list[str]:
         except SettingError as exc:
             msgs.append(f"config key {key}.{exc.key}: {exc.message}")
             continue
-        scan_finding = claim.finding == "first_failures"
+        scan_finding = claim.finding in SCAN_FINDINGS
         by = claim.tested_by
         if by in scans and not scan_finding or by in studies and scan_finding:
             kind = "a scan" if by in scans else "a rules study"
+            msgs.append(f"config key {key}.tested_by: {by!r}: is {kind}, which {claim.finding} cannot read")
+        elif by in scans and scans[by].every_board != (claim.finding == "failure_share"):
+            kind = "an every-board scan" if scans[by].every_board else "a first-failure scan"
             msgs.append(f"config key {key}.tested_by: {by!r}: is {kind}, which {claim.finding} cannot read")
         elif by in studies:
             rules = list(dict.fromkeys(studies[by]["rules"]))

@@ -13,8 +13,10 @@ rule claims:
 
 
 rule claims_scan:
-    """One slice of a first-failure scan: for each of its tie orders, the first board on which
-    the rule fails from (1, 1) (tie tree over the orders still completing)."""
+    """One slice of a scan: for each of its tie orders, the first board on which the rule
+    fails from (1, 1) (tie tree over the orders still completing), or every such board."""
+    input:
+        unpack(scan_inputs),
     output:
         part="results/claims/scans/{scan}/part-{slice}.parquet",
         times="results/claims/scans/{scan}/times-{slice}.json",

@@ -111,6 +111,12 @@ def scan_files(name, kind="part"):
     return [f"results/claims/scans/{name}/{kind}-{k:04d}.{ext}" for k in range(SCANS[name].slices)]
 
 
+def scan_inputs(wildcards):
+    """What a scan's slice reads: the stored table of the scan whose orders it takes (``of``)."""
+    of = SCANS[wildcards.scan].of
+    return {"of": scan_files(of)} if of else {}
+
+
 def claim_kind(key):
     """Where a claim's evidence comes from: runs (a rules study), scan, queens, or none."""
     by = CLAIMS[key].tested_by

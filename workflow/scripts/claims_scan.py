@@ -1,8 +1,10 @@
-"""Snakemake script: one slice of a first-failure scan (knight.claims.scan), with its figures."""
+"""Snakemake script: one slice of a scan (knight.claims.scan): first failures or every failure, with its figures."""
 
 import json
 
-from knight.claims.scan import Scan
+import polars as pl
+
+from knight.claims.scan import Scan, longest_lasting
 from knight.core.io import atomic_path, write_parquet
 from knight.runtime.logs import script_logging
 
@@ -12,12 +14,16 @@ scan = Scan.from_config(next(s for s in sm.config["claims"]["scans"] if s["name"
 k = int(sm.wildcards.slice)
 if scan.params(k) != sm.params.scan:
     raise RuntimeError(f"scan {scan.name} slice {k}: the plan differs from the job's parameters")
-table, figures = scan.run_slice(k)
+chosen = None
+if scan.of is not None:  # the longest-lasting orders of another scan, from its stored table
+    chosen = longest_lasting(pl.concat([pl.read_parquet(p) for p in sm.input.of]), scan.longest)
+    log.info("scan %s: the %d longest-lasting orders of scan %s", scan.name, len(chosen), scan.of)
+table, figures = scan.run_slice(k, chosen=chosen)
 write_parquet(table, sm.output.part)
 with atomic_path(sm.output.times) as tmp:
     tmp.write_text(json.dumps({"orders": table.num_rows, **figures}) + "\n")
 log.info(
-    "scan %s slice %d: %d orders, %d still completing on every board; %d knight steps in %.1f s",
+    "scan %s slice %d: %d orders, %d complete on every board; %d knight steps in %.1f s",
     scan.name,
     k,
     table.num_rows,
