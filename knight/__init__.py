@@ -11,10 +11,16 @@ aggregates are ``knight.sweep.tables`` and ``knight.rules.tables``.
 Boards are ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`Board`; squares
 people see are 1-based ``(row, col)``, row 1 at the top; inside, a square is the index
 ``row * cols + col`` (0-based). ``docs/conventions.md`` gives every definition. Names
-are imported on first use, so ``import knight`` loads no library.
+are imported on first use, so ``import knight`` loads no library; it points numba's
+cache at the folder of this source version (:mod:`knight.runtime.jit_cache`).
 """
 
 from knight._lazy import attach
+from knight.runtime.jit_cache import configure as _configure_jit_cache
+
+# Numba's cache, keyed by the package's source (before any kernel is defined): a cached
+# kernel never outlives an edit of a function it calls in another file.
+_configure_jit_cache()
 
 #: Public names and the module each comes from (imported on first use).
 _EXPORTS = {

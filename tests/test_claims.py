@@ -67,6 +67,17 @@ def test_scan_by_brute_force_above_the_tree_limit_gives_the_same_rows(roth_scan)
         assert np.array_equal(brute[name], rows[name][ranks]), name
 
 
+def test_a_scan_keeps_no_table_per_board():
+    """A scan to N = 2,000 holds all its boards at once: a table cached on each (the
+    neighbour table, 32 bytes a square, and the degrees, 4) came to 96 GB and the
+    scan's job was killed for memory. The kernels' layouts cache nothing on a board."""
+    boards = [Board(n, n) for n in range(5, 40)]
+    first_failures("roth", boards, np.arange(0, 40320, 101))
+    failures_every_board("fixed", boards, [0, 5040])
+    cached = [sorted(set(vars(b)) - {"rows", "cols"}) for b in boards]
+    assert not any(cached), cached[:1]
+
+
 def test_scan_of_a_board_whose_tree_reserves_address_space():
     """130 x 130: the tie tree's frames (300 MB of address space) come from a reservation
     that only the frames used back with memory; rows as the brute-force pair kernel's."""

@@ -366,3 +366,12 @@ def test_rules_full_sweep_matches_per_run_kernel(name, rule):
         tree = orbit_rows(board, orbit, spec.ranks, "tree", rule)
         brute = orbit_rows(board, orbit, spec.ranks, "brute", rule)
         assert_rows_equal(tree, brute, f"{name} {rule} orbit {orbit[0]}")
+
+
+@pytest.mark.parametrize("wanted", [[], [40320], [-1, 3]])
+def test_search_refuses_ranks_that_steer_nothing(wanted):
+    """With no wanted rank the slice kernel has no branch to follow at a tie and used to
+    walk on through visited squares, writing past its arrays (heap corruption): it is
+    refused, as are ranks outside 0..40319."""
+    with pytest.raises(ValueError, match="wanted ranks must be 1 or more of 0..40319"):
+        search(Board(8, 8), 0, wanted)

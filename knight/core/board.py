@@ -89,16 +89,23 @@ class Board:
     @cached_property
     def degrees(self) -> np.ndarray:
         """``int32[size]``: number of on-board knight moves from each square (no neighbour table)."""
-        deg = np.zeros((self.rows, self.cols), dtype=np.int32)
-        for dr, dc in MOVES.tolist():
-            # Squares whose move (dr, dc) lands on the board.
-            deg[max(0, -dr) : self.rows - max(0, dr), max(0, -dc) : self.cols - max(0, dc)] += 1
-        return deg.reshape(self.size)
+        return degree_table(self.rows, self.cols)
 
     def is_knight_move(self, a: int, b: int) -> bool:
         """True when squares ``a`` and ``b`` are one knight move apart."""
         (ra, ca), (rb, cb) = self.coords(a), self.coords(b)
         return {abs(ra - rb), abs(ca - cb)} == {1, 2}
+
+
+def degree_table(rows: int, cols: int) -> np.ndarray:
+    """``int32[rows * cols]``: number of on-board knight moves from each square, made anew
+    (:attr:`Board.degrees` keeps it; the kernels' layouts do not, so that a scan over
+    thousands of boards does not keep a table per board)."""
+    deg = np.zeros((rows, cols), dtype=np.int32)
+    for dr, dc in MOVES.tolist():
+        # Squares whose move (dr, dc) lands on the board.
+        deg[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)] += 1
+    return deg.reshape(rows * cols)
 
 
 def parse_board(text: str | int) -> Board:

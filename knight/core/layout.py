@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from knight.core.board import MOVES, Board
+from knight.core.board import MOVES, Board, degree_table
 
 #: Degree given to margin cells and to a cell when it is visited: never the least.
 BLOCKED = 100
@@ -41,7 +41,7 @@ def padded(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     deg0 = np.full((board.rows + 4) * width, BLOCKED, dtype=np.int32)
     r, c = np.divmod(np.arange(board.size), board.cols)
     index = (r + 2) * width + (c + 2)
-    deg0[index] = board.degrees
+    deg0[index] = degree_table(board.rows, board.cols)
     return deg0, move_offsets(board.cols), index.astype(np.int64)
 
 

@@ -580,6 +580,9 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     """
     code = _rule(rule)
     wanted = np.arange(N_ORDERS, dtype=np.int64) if wanted is None else np.unique(np.asarray(wanted, np.int64))
+    if len(wanted) == 0 or wanted[0] < 0 or wanted[-1] >= N_ORDERS:
+        # No rank would steer the slice kernel at a tie: it must never be entered so.
+        raise ValueError(f"tie tree from square {start}: wanted ranks must be 1 or more of 0..{N_ORDERS - 1}")
     if full is None:
         full = len(wanted) > FULL_THRESHOLD
     deg0, offsets, index = padded(board)
@@ -600,8 +603,10 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
         )
     end = unpad(leaf[:leaves, L_END], board.cols)
     visited = leaf[:leaves, L_VISITED].astype(np.uint32)
-    nb_ = board.neighbours[start]
-    closed = (visited == board.size) & np.isin(end, nb_[nb_ >= 0])
+    # Closed: complete and the end one knight move from the start (by coordinates: the
+    # board's neighbour table is 32 bytes a square, too much to build for one start).
+    dr, dc = np.abs(end // board.cols - start // board.cols), np.abs(end % board.cols - start % board.cols)
+    closed = (visited == board.size) & (dr * dc == 2)
     return {
         "leaf_of": leaf_of,
         "visited": visited,
