@@ -19,7 +19,15 @@ from workflow_run import snakemake
 from knight.claims.findings import failure_share as failure_share_finding
 from knight.claims.findings import failures_from_corner, queens_sequence, rate, tours_from_corner
 from knight.claims.findings import first_failures as first_failures_finding
-from knight.claims.scan import Scan, failures_every_board, first_failures, longest_lasting, scan_boards, to_table
+from knight.claims.scan import (
+    Scan,
+    failures_every_board,
+    first_failures,
+    longest_lasting,
+    pick_orders,
+    scan_boards,
+    to_table,
+)
 from knight.claims.spec import Claim
 from knight.core.board import Board
 from knight.pipeline.config import ConfigError, load_files
@@ -168,6 +176,19 @@ def test_failure_share_finding():
     f = failure_share_finding(claim("failure_share", share=0.1), table.filter(pl.col("order") != 0), boards)
     assert f.verdict == "fails" and f.counterexample == f"{ORDERS[20000]} fails on 1 of 10 boards (10.00 %)"
     assert f.evidence["failing"].to_list() == ["7x7", "7x7, 11x11"]
+
+
+def test_orders_picked_by_first_failure(roth_scan):
+    """The orders of a scan that first fail on a given board, and an every-board scan of
+    none of them (none first fails on 9 x 9): no walk, a finding that is not run."""
+    boards, rows = roth_scan
+    table = pl.from_arrow(to_table(rows))
+    assert pick_orders(table, first_failure="11x11").tolist() == np.flatnonzero(rows["first_rows"] == 11).tolist()
+    assert len(pick_orders(table, first_failure=9)) == 0
+    none = failures_every_board("roth", boards, pick_orders(table, first_failure=9))
+    assert none["steps"][0] == 0 and len(none["order"]) == 0
+    f = failure_share_finding(claim("failure_share", share=0.01), pl.from_arrow(to_table(none)), boards)
+    assert f.verdict == "not run"
 
 
 def test_scan_of_another_scans_orders_needs_them():
@@ -379,6 +400,9 @@ def test_bad_claim_is_one_config_line(change, message):
         ({}, {"orders": {"longest": 0, "of": "first"}}, "config key claims.scans[1].orders: {'longest': 0"),
         ({}, {"orders": {"longest": 2, "of": "first"}, "slices": 3}, "config key claims.scans[1].slices: 3: from 1"),
         ({}, {"every_board": "yes"}, "config key claims.scans[1].every_board: 'yes'"),
+        ({}, {"orders": {"of": "first"}}, "config key claims.scans[1].orders: scan 'every': orders of 'first' need"),
+        ({}, {"orders": {"of": "first", "first_failure": "4y4"}}, "config key claims.scans[1].orders: {'of': 'first'"),
+        ({}, {"orders": {"of": "first", "first_failure": 7}, "slices": 2}, "config key claims.scans[1].slices: 2"),
     ],
 )
 def test_bad_scan_is_one_config_line(first, change, message):

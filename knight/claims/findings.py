@@ -341,6 +341,8 @@ def failure_share(claim: Claim, scan, boards) -> Finding:
     limit = claim.share
     below = df.filter(pl.col("share") < limit)
     span = f"{names[0]} .. {names[-1]} ({tested:,} boards), {df.height:,} orders"
+    if df.height == 0:
+        return Finding(NOT_RUN, "the scan tested no order (its source scan gave none)", span, None, df)
 
     def one(r: dict) -> str:
         return f"{r['order_string']} fails on {r['failures']:,} of {r['tested']:,} boards ({100 * r['share']:.2f} %)"

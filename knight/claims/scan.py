@@ -12,9 +12,9 @@ its ranks, never on how the work is split.
 
 An *every-board* scan (``every_board``) walks every board for every order instead, and
 tallies the boards each order fails on (:func:`failures_every_board`); its orders can be
-the ``longest`` orders of another scan (``of``): those that complete the most boards
-before they first fail (:func:`longest_lasting`), chosen when the job runs from that
-scan's stored table.
+picked from another scan (``of``) when the job runs, from that scan's stored table
+(:func:`pick_orders`): the ``longest`` K orders, those that complete the most boards
+before they first fail, or those whose ``first_failure`` is a given board.
 
 >>> import numpy as np
 >>> from knight.core.board import Board
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from knight.core.board import Board, parse_boards
+from knight.core.board import Board, parse_board, parse_boards
 from knight.core.checks import SettingError
 from knight.core.layout import padded_size
 from knight.core.orders import N_ORDERS
@@ -165,7 +165,7 @@ def failures_every_board(
     ranks = np.unique(np.asarray(ranks, np.int64))
     failed: list[list[tuple[int, int, int]]] = [[] for _ in ranks]
     steps, t0 = 0, time.perf_counter()
-    for board in boards:
+    for board in boards if len(ranks) else ():
         visited, walked = _visited(rule, board, ranks, tree_bytes)
         steps += walked
         for i in np.flatnonzero(visited < board.size):
@@ -204,6 +204,26 @@ def longest_lasting(table, k: int) -> np.ndarray:
     return np.sort(best["order"].to_numpy().astype(np.int64))
 
 
+def pick_orders(table, longest: int | None = None, first_failure: str | None = None) -> np.ndarray:
+    """Ranks of a first-failure scan's table: its ``longest`` K (:func:`longest_lasting`),
+    or those that first fail on the board named ``first_failure`` (``"428x428"``); sorted.
+
+    >>> import polars as pl
+    >>> first = [7, None, 7]
+    >>> t = pl.DataFrame({"order": [0, 1, 2], "first_rows": first, "first_cols": first, "boards": [2, 6, 2]})
+    >>> pick_orders(t, first_failure="7x7").tolist(), pick_orders(t, longest=1).tolist()
+    ([0, 2], [1])
+    """
+    import polars as pl
+
+    frame = pl.DataFrame(table) if not isinstance(table, pl.DataFrame) else table
+    if first_failure is None:
+        return longest_lasting(frame, int(longest))
+    rows, cols = parse_board(first_failure).rows, parse_board(first_failure).cols
+    at = frame.filter((pl.col("first_rows") == rows) & (pl.col("first_cols") == cols))
+    return np.sort(at["order"].to_numpy().astype(np.int64))
+
+
 def to_table(rows: Mapping[str, np.ndarray]) -> pa.Table:
     """A scan's rows as a table of :data:`SCHEMA`, or :data:`EVERY_SCHEMA` for the rows of
     :func:`failures_every_board` (nulls where an order never failed)."""
@@ -224,8 +244,9 @@ def to_table(rows: Mapping[str, np.ndarray]) -> pa.Table:
 class Scan:
     """A scan of ``rule`` under each of ``ranks`` over ``boards`` from (1, 1), cut into
     ``slices`` jobs of consecutive ranks: first failures, or with ``every_board`` every
-    failure. With ``of``, its orders are the ``longest`` orders of that scan
-    (:func:`longest_lasting`), known only once that scan has run (``ranks`` unused)."""
+    failure. With ``of``, its orders are picked from that scan's table once it has run
+    (:func:`pick_orders`: its ``longest`` K, or those whose first failure is the board
+    ``first_failure``; ``ranks`` unused)."""
 
     name: str
     rule: str
@@ -235,6 +256,7 @@ class Scan:
     every_board: bool = False
     longest: int | None = None
     of: str | None = None
+    first_failure: str | None = None
 
     def __post_init__(self) -> None:
         if self.rule not in ORDER_RULES:
@@ -242,18 +264,21 @@ class Scan:
         if not self.boards:
             raise SettingError("boards", f"scan {self.name!r}: needs at least one board")
         if self.of is not None:
-            if not isinstance(self.longest, int) or not 1 <= self.longest <= N_ORDERS:
+            if (self.longest is None) == (self.first_failure is None):
+                raise SettingError("orders", f"scan {self.name!r}: orders of {self.of!r} need longest or first_failure")
+            if self.longest is not None and (not isinstance(self.longest, int) or not 1 <= self.longest <= N_ORDERS):
                 raise SettingError("orders", f"{self.longest!r}: longest takes from 1 to {N_ORDERS:,} orders")
             if self.of == self.name:
                 raise SettingError("orders", f"{self.of!r}: a scan cannot take the orders of itself")
-        count = self.longest if self.of is not None else len(self.ranks)
+        # Orders picked by first failure are counted only when the job runs: one slice.
+        count = (self.longest or 1) if self.of is not None else len(self.ranks)
         if not 1 <= self.slices <= count:
             raise SettingError("slices", f"{self.slices!r}: from 1 to the {count:,} orders scanned")
 
     @classmethod
     def from_config(cls, entry: Mapping) -> Scan:
-        """A scan from one ``claims.scans`` entry (orders: "all", order strings, or
-        ``{longest: K, of: SCAN}``)."""
+        """A scan from one ``claims.scans`` entry (orders: "all", order strings,
+        ``{longest: K, of: SCAN}`` or ``{first_failure: BOARD, of: SCAN}``)."""
         from knight.core.orders import rank
 
         try:
@@ -261,10 +286,15 @@ class Scan:
         except ValueError as exc:
             raise SettingError("boards", f"{entry['boards']!r}: {exc}") from None
         orders = entry.get("orders", "all")
-        longest = of = None
+        longest = of = first = None
         ranks: tuple[int, ...] = ()
         if isinstance(orders, Mapping):
-            longest, of = orders.get("longest"), orders.get("of")
+            longest, of, first = orders.get("longest"), orders.get("of"), orders.get("first_failure")
+            if first is not None:
+                try:
+                    first = parse_board(first).name
+                except ValueError as exc:
+                    raise SettingError("orders", f"{dict(orders)!r}: {exc}") from None
         elif orders == "all":
             ranks = tuple(range(N_ORDERS))
         else:
@@ -273,7 +303,8 @@ class Scan:
             except ValueError as exc:
                 raise SettingError("orders", f"{orders!r}: {exc}") from None
         every = bool(entry.get("every_board", False))
-        return cls(entry["name"], entry["rule"], boards, ranks, int(entry.get("slices", 1)), every, longest, of)
+        slices = int(entry.get("slices", 1))
+        return cls(entry["name"], entry["rule"], boards, ranks, slices, every, longest, of, first)
 
     def slice_ranks(self, k: int, chosen=None) -> np.ndarray:
         """Ranks of slice ``k`` (consecutive, near-equal slices) of the scan's ranks, or of
@@ -289,7 +320,8 @@ class Scan:
         """Plain values that decide the rows of slice ``k`` (a Snakemake rule's params)."""
         out: dict = {"rule": self.rule, "boards": [b.name for b in self.boards]}
         if self.of is not None:
-            out["ranks"] = {"longest": self.longest, "of": self.of, "slice": k, "slices": self.slices}
+            pick = {"longest": self.longest} if self.longest is not None else {"first_failure": self.first_failure}
+            out["ranks"] = {**pick, "of": self.of, "slice": k, "slices": self.slices}
         else:
             r = self.slice_ranks(k)
             contiguous = int(r[-1]) - int(r[0]) + 1 == len(r)

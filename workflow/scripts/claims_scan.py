@@ -4,7 +4,7 @@ import json
 
 import polars as pl
 
-from knight.claims.scan import Scan, longest_lasting
+from knight.claims.scan import Scan, pick_orders
 from knight.core.io import atomic_path, write_parquet
 from knight.runtime.logs import script_logging
 
@@ -15,9 +15,10 @@ k = int(sm.wildcards.slice)
 if scan.params(k) != sm.params.scan:
     raise RuntimeError(f"scan {scan.name} slice {k}: the plan differs from the job's parameters")
 chosen = None
-if scan.of is not None:  # the longest-lasting orders of another scan, from its stored table
-    chosen = longest_lasting(pl.concat([pl.read_parquet(p) for p in sm.input.of]), scan.longest)
-    log.info("scan %s: the %d longest-lasting orders of scan %s", scan.name, len(chosen), scan.of)
+if scan.of is not None:  # orders picked from another scan's stored table
+    chosen = pick_orders(pl.concat([pl.read_parquet(p) for p in sm.input.of]), scan.longest, scan.first_failure)
+    how = f"{scan.longest} longest-lasting" if scan.longest else f"{len(chosen)} first failing on {scan.first_failure}"
+    log.info("scan %s: the %s orders of scan %s", scan.name, how, scan.of)
 table, figures = scan.run_slice(k, chosen=chosen)
 write_parquet(table, sm.output.part)
 with atomic_path(sm.output.times) as tmp:
