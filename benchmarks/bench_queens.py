@@ -11,8 +11,10 @@ time is disturbed less by other load.
                    --store (default bench-queens/dominate-N): rerunning resumes it.
                    Issue targets: N=14 under 60 s and N=15 under one hour on 2 cores.
   --project LIST   project the wall time of dominate N gamma(N) on --cores cores (default
-                   32) from the measured cost of randomly sampled search nodes, for each N
-                   of LIST (e.g. 15,16,17,18,19); --budget seconds of sampling per N
+                   32; a list such as 32,256) from the measured cost of randomly sampled
+                   search nodes, for each N of LIST (e.g. 15,16,17,18,19; N:K for K
+                   queens, e.g. 20:11 beyond the published gamma); --budget seconds of
+                   sampling per N
   --heavy          N-queens n=18 on 2 workers (issue target: under 3 minutes)
 """
 
@@ -197,11 +199,10 @@ def _hms(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
 
 
-def project(sizes: list[int], cores: int, budget: float, depth: int | None) -> None:
+def project(sizes: list[tuple[int, int]], cores: list[int], budget: float, depth: int | None) -> None:
     print(f"\n# projected wall time on {cores} cores from sampled node costs (thread CPU, one thread)")
     rng = np.random.default_rng(12)
-    for n in sizes:
-        k = GAMMA[n]
+    for n, k in sizes:
         d = depth or min(3, k - 2)
         chosen, forbidden = orbits.nodes_at(n, k, d)
         order = rng.permutation(len(chosen))
@@ -218,7 +219,8 @@ def project(sizes: list[int], cores: int, budget: float, depth: int | None) -> N
         print(
             f"dominate n={n} k={k}: {len(chosen):,} nodes at depth {d}, {len(costs)} sampled "
             f"(mean {costs.mean():.3f} s, max {costs.max():.3f} s): total {total:,.0f} +- {se:,.0f} CPU s; "
-            f"wall on {cores} cores {_hms(total / cores)}, on 2 cores {_hms(total / 2)}"
+            + "".join(f"wall on {c} cores {_hms(total / c)}, " for c in cores)
+            + f"on 2 cores {_hms(total / 2)}"
         )
 
 
@@ -231,7 +233,7 @@ def main() -> None:
     ap.add_argument("--tasks", type=int, default=256)
     ap.add_argument("--store", default=None)
     ap.add_argument("--project", default=None, metavar="LIST")
-    ap.add_argument("--cores", type=int, default=32)
+    ap.add_argument("--cores", default="32", help="cores of the projected wall times, e.g. 32,256")
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--depth", type=int, default=None)
     ap.add_argument("--heavy", action="store_true")
@@ -245,7 +247,10 @@ def main() -> None:
     elif args.frontier:
         frontier(args.frontier, args.workers, args.tasks, args.store)
     elif args.project:
-        project([int(x) for x in args.project.split(",")], args.cores, args.budget, args.depth)
+        sizes = [
+            (int(x.split(":")[0]), int(x.split(":")[1]) if ":" in x else GAMMA[int(x)]) for x in args.project.split(",")
+        ]
+        project(sizes, [int(c) for c in args.cores.split(",")], args.budget, args.depth)
     elif args.heavy:
         from knight.runtime.cluster import dask_client
 
