@@ -53,6 +53,9 @@ from knight.rules.squirrel_cull import check_board, schedule
 #: Degrees below ``LIMIT`` belong to unvisited board squares (the ``limit`` of
 #: :func:`knight.core.tiebreak.narrow`).
 LIMIT = 9
+#: Population count of a byte, and index of its lowest set bit (0 for 0).
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+_LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 0 for i in range(256)], dtype=np.int64)
 MAX_RETRIES = LIMITS["retries"][1]
 _DR = MOVES[:, 0].copy()
 _DC = MOVES[:, 1].copy()
@@ -125,21 +128,88 @@ def _set_order(order, offsets, in_force):
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
+def _pick(mask, in_force):
+    """The padded step of the move of ``mask`` ranked first by the order in force."""
+    for i in range(8):
+        if (mask >> in_force[MOVE, i]) & 1:
+            return in_force[STEP, i]
+    return 0
+
+
+@nb.njit(nogil=True, cache=True)
+def _narrow(rule, mask, deg, cur, offsets, width, rows, cols):
+    """:func:`knight.core.tiebreak.narrow` with the knight's row and column found once
+    (one division), not once per candidate: ``roth`` and ``corner`` keys by coordinates."""
+    if rule != ROTH and rule != CORNER:
+        return narrow(rule, mask, deg, cur, offsets, width, rows, cols, LIMIT)
+    r0 = cur // width - 2
+    c0 = cur - (r0 + 2) * width - 2
+    best = 1 << 40
+    out = 0
+    for m in range(8):
+        if (mask >> m) & 1:
+            r = r0 + _DR[m]
+            c = c0 + _DC[m]
+            if rule == ROTH:
+                dr = 2 * r - rows + 1
+                dc = 2 * c - cols + 1
+                k = -(dr * dr + dc * dc)
+            else:
+                dr = min(r, rows - 1 - r)
+                dc = min(c, cols - 1 - c)
+                k = dr * dr + dc * dc
+            if k < best:
+                best = k
+                out = 1 << m
+            elif k == best:
+                out |= 1 << m
+    return out
+
+
+@nb.njit(nogil=True, cache=True)
+def _draw(mask, offsets, key, draws):
+    """A uniform draw among the moves of ``mask`` (listed by move number): (its padded
+    step, draws made so far)."""
+    cnt = _POPCOUNT[mask]
+    j = np.int64(0)
+    if cnt > 1:
+        drawn_j, draws = below(key, draws, np.uint64(cnt))
+        j = np.int64(drawn_j)
+    for m in range(8):
+        if (mask >> m) & 1:
+            if j == 0:
+                return offsets[m], draws
+            j -= 1
+    return 0, draws
+
+
+@nb.njit(nogil=True, cache=True)
+def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, path):
     """One run of the rule of code ``code`` from padded square ``p0`` on the prepared padded
     board ``deg`` (left dirty) of ``rows x cols`` squares, under the :class:`Schedule`
-    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move; ``in_force``
+    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move, ``lowest``
+    (int64[256]) the step of the lowest move of each bitmask (:func:`_offsets`); ``in_force``
     (int64[2, 8]) receives the order in force (rows STEP and MOVE). ``key`` is the random
     stream (rule ``random``); ``path`` receives the padded squares when non-empty.
     Returns (squares visited, residual tie points, last padded square).
+
+    A step is one pass over the eight neighbours in move order, without branches: each
+    loses the knight's square from its degree, and the moves to the least decremented
+    degree form a bitmask. Only a tie (two or more bits) branches to the rule.
     """
     store = path.shape[0] > 0
     stage = 0
     _set_order(schedule.orders[0], offsets, in_force)
     switch = schedule.switches[0]
+    keyed = code == POHL or code == ROTH or code == CORNER
+    drawn = code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM
+    base = POHL if code == POHL_RANDOM else ROTH if code == ROTH_RANDOM else code
+    width = cols + 4
+    c0, c1, c2, c3 = offsets[0], offsets[1], offsets[2], offsets[3]
+    c4, c5, c6, c7 = offsets[4], offsets[5], offsets[6], offsets[7]
     draws = np.uint64(0)
     cur = p0
-    deg[cur] = BLOCKED
+    deg[np.uint64(cur)] = BLOCKED
     if store:
         path[0] = cur
     n = 1
@@ -149,57 +219,47 @@ def _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
             stage += 1
             _set_order(schedule.orders[stage], offsets, in_force)
             switch = schedule.switches[stage]
-        # Mark the neighbours' loss of ``cur`` and pick the least degree in one pass:
-        # the candidates are exactly the squares whose degree ``cur`` lowers.
-        best = -1
-        bestd = LIMIT
-        cnt = 0
-        mask = 0
-        for i in range(8):
-            u = cur + in_force[STEP, i]
-            d = deg[u] - 1
-            deg[u] = d
-            if d < bestd:
-                bestd = d
-                best = u
-                cnt = 1
-                mask = 1 << in_force[MOVE, i]
-            elif d == bestd:
-                cnt += 1
-                mask |= 1 << in_force[MOVE, i]
-        if best < 0:
+        q = np.uint64(cur + c0)
+        d0 = deg[q] - 1
+        deg[q] = d0
+        q = np.uint64(cur + c1)
+        d1 = deg[q] - 1
+        deg[q] = d1
+        q = np.uint64(cur + c2)
+        d2 = deg[q] - 1
+        deg[q] = d2
+        q = np.uint64(cur + c3)
+        d3 = deg[q] - 1
+        deg[q] = d3
+        q = np.uint64(cur + c4)
+        d4 = deg[q] - 1
+        deg[q] = d4
+        q = np.uint64(cur + c5)
+        d5 = deg[q] - 1
+        deg[q] = d5
+        q = np.uint64(cur + c6)
+        d6 = deg[q] - 1
+        deg[q] = d6
+        q = np.uint64(cur + c7)
+        d7 = deg[q] - 1
+        deg[q] = d7
+        best = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
+        if best >= LIMIT:
             break
-        if cnt > 1:
-            if code == POHL or code == ROTH or code == CORNER:
-                mask = narrow(code, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
-                cnt = 0
-                for m in range(8):
-                    cnt += (mask >> m) & 1
-                for i in range(8):
-                    if (mask >> in_force[MOVE, i]) & 1:
-                        best = cur + in_force[STEP, i]
-                        break
-            elif code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM:
-                # A uniform draw among the candidates (after the key), listed by move number.
-                if code == POHL_RANDOM or code == ROTH_RANDOM:
-                    base = POHL if code == POHL_RANDOM else ROTH
-                    mask = narrow(base, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT)
-                    cnt = 0
-                    for m in range(8):
-                        cnt += (mask >> m) & 1
-                j = np.int64(0)
-                if cnt > 1:
-                    drawn_j, draws = below(key, draws, np.uint64(cnt))
-                    j = np.int64(drawn_j)
-                for m in range(8):
-                    if (mask >> m) & 1:
-                        if j == 0:
-                            best = cur + offsets[m]
-                            break
-                        j -= 1
-            ties += cnt > 1
-        cur = best
-        deg[cur] = BLOCKED
+        e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
+        e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
+        mask = e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
+        step = lowest[mask]  # the move, if it is the only candidate
+        if mask & (mask - 1):  # a tie at the least degree: the rule decides
+            if keyed or base != code:
+                mask = _narrow(base, mask, deg, cur, offsets, width, rows, cols)
+            if drawn:
+                step, draws = _draw(mask, offsets, key, draws)
+            else:
+                step = _pick(mask, in_force)
+            ties += (mask & (mask - 1)) != 0
+        cur += step
+        deg[np.uint64(cur)] = BLOCKED
         if store:
             path[n] = cur
         n += 1
@@ -208,11 +268,15 @@ def _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path):
 
 @nb.njit(nogil=True, cache=True)
 def _offsets(cols):
-    """int64[8]: the padded index step of each move on a board of ``cols`` columns."""
+    """The padded index step of each move (int64[8]) on a board of ``cols`` columns, and
+    of the lowest move of each bitmask (int64[256]; 0 for the empty mask)."""
     offsets = np.empty(8, np.int64)
     for k in range(8):
         offsets[k] = _DR[k] * (cols + 4) + _DC[k]
-    return offsets
+    lowest = np.empty(256, np.int64)
+    for mask in range(256):
+        lowest[mask] = offsets[_LOWBIT[mask]] if mask else 0
+    return offsets, lowest
 
 
 @nb.njit(nogil=True, cache=True)
@@ -227,7 +291,7 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
     """
     code, schedule, order_table, seed, retries = rule
     size = rows * cols
-    offsets = _offsets(cols)
+    offsets, lowest = _offsets(cols)
     in_force = np.empty((2, 8), np.int64)
     no_switch = np.full(1, -1, np.int64)
     drawn = code == RANDOM_ORDER
@@ -251,10 +315,10 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
                     rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                     r = np.int64(rank)
                     one = Schedule(order_table[r : r + 1], no_switch)
-                    n, ties, pend = _walk(FIXED, deg, offsets, in_force, rows, cols, p0, one, key, path)
+                    n, ties, pend = _walk(FIXED, deg, offsets, lowest, in_force, rows, cols, p0, one, key, path)
                     order_out[row] = r
                 else:
-                    n, ties, pend = _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, key, path)
+                    n, ties, pend = _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, path)
                 steps += n - 1
                 attempt += 1
                 if not drawn or n == size or attempt == retries:
@@ -271,7 +335,7 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
     the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``deg`` is a
     scratch padded int8 board. Returns the knight steps."""
     size = rows * cols
-    offsets = _offsets(cols)
+    offsets, lowest = _offsets(cols)
     in_force = np.empty((2, 8), np.int64)
     no_path = np.empty(0, np.int32)
     order = np.empty((1, 8), np.uint8)
@@ -285,7 +349,7 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
         s = starts[i]
         p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
         order[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(code, deg, offsets, in_force, rows, cols, p0, schedule, np.uint64(0), no_path)
+        n, ties, pend = _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, np.uint64(0), no_path)
         steps += n - 1
         record_row(out, i, n, ties, p0, pend, offsets, cols, size)
     return steps
