@@ -9,6 +9,7 @@ Usage::
     git show HEAD~1:knight/sweep/tree.py > /tmp/old_tree.py
     python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
     python benchmarks/bench_tree.py --rate 24 32          # knight steps per second: tree, brute, tree before
+    python benchmarks/bench_tree.py --pairs 601 1201      # few orders from (1, 1): tree against the pair kernel
 
 For each board: a full sweep (every start x every order) computed by both engines,
 one orbit task after another on one thread (``knight.sweep.driver.orbit_rows``, no Dask, no
@@ -31,7 +32,11 @@ steps per CPU second of one thread, for the tie tree (``search`` from ``--starts
 sampled orbit representatives, every order), the brute-force kernel (the same starts,
 every order, ``brute_orbit``) and the tie tree before issue 19 (``tree_before.py``
 beside this file), in rotated order each round, ``--repeats`` rounds; the ratios are
-taken round by round and their median, minimum and maximum printed.
+taken round by round and their median, minimum and maximum printed. Pairs (``--pairs
+BOARDS``): the work of a claims scan, ``--pair-rule`` (roth) from (1, 1) under K random
+orders (K = 4, 16, 64, 256), by the tie tree in slice mode and by the brute-force pair
+kernel (``knight.rules.kernel.pair_outcomes``), alternating, ``--repeats`` rounds: the
+K below which a scan walks its orders one by one (``knight.claims.scan.PAIR_RANKS``).
 """
 
 from __future__ import annotations
@@ -282,6 +287,32 @@ def load_tree(path: str):
     return module
 
 
+def pairs_vs_tree(board: Board, rule: str, repeats: int) -> None:
+    """Print tree / pair-kernel CPU time for K random orders from (1, 1) on ``board``."""
+    from knight.rules.kernel import pair_outcomes
+
+    rng = np.random.default_rng(board.rows)
+    for k in (4, 16, 64, 256):
+        ranks = np.sort(rng.choice(N_ORDERS, k, replace=False))
+        calls = {
+            "tree": lambda: search(board, 0, ranks, rule=rule)["steps"],
+            "pairs": lambda: int(pair_outcomes(board, rule, np.zeros(k, np.int64), ranks)["steps"][0]),
+        }
+        times = {name: [] for name in calls}
+        for r in range(repeats):
+            for name in sorted(calls, reverse=r % 2 == 1):
+                t0 = time.thread_time()
+                calls[name]()
+                times[name].append(time.thread_time() - t0)
+        ratios = [a / b for a, b in zip(times["tree"], times["pairs"])]
+        print(
+            f"| {board.name} | {rule} | {k} | {statistics.median(times['tree']):.3f} "
+            f"| {statistics.median(times['pairs']):.3f} | {statistics.median(ratios):.2f} "
+            f"({min(ratios):.2f}-{max(ratios):.2f}) |",
+            flush=True,
+        )
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--boards", nargs="*", default=["8", "12", "16"], help="boards for the compute comparison")
@@ -315,6 +346,8 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=5, help="rounds for --rules, --before and --rate")
     p.add_argument("--rate", nargs="*", metavar="BOARD", help="only the step rates of tree, brute and tree before")
     p.add_argument("--starts", type=int, default=4, help="sampled orbit representatives for --rate")
+    p.add_argument("--pairs", nargs="*", metavar="BOARD", help="only the tree against the pair kernel, few orders")
+    p.add_argument("--pair-rule", default="roth", help="rule for --pairs")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
     p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -324,6 +357,13 @@ def main(argv=None) -> int:
         return 0
 
     warm_up()
+    if args.pairs:
+        print(f"## Tie tree against the pair kernel from (1, 1), CPU seconds, median of {args.repeats} rounds\n")
+        print("| board | rule | orders | tree s | pairs s | tree / pairs: median (min-max) |")
+        print("|---|---|---|---|---|---|")
+        for name in args.pairs:
+            pairs_vs_tree(parse_board(name), args.pair_rule, args.repeats)
+        return 0
     if args.rate:
         before = load_tree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree_before.py"))
         before.search(Board(5, 5), 0)

@@ -75,6 +75,30 @@ def test_scan_by_brute_force_above_the_tree_limit_gives_the_same_rows(roth_scan)
         assert np.array_equal(brute[name], rows[name][ranks]), name
 
 
+def test_few_orders_are_walked_by_the_pair_kernel_with_the_same_rows(roth_scan, monkeypatch):
+    """At most PAIR_RANKS orders left: walked one by one by the pair kernel, not the tree
+    (faster for few orders); the rows are the tree's."""
+    from knight.claims import scan
+    from knight.rules import kernel
+    from knight.sweep import tree
+
+    boards, rows = roth_scan
+    ranks = np.array([0, 1191, 5040, 20000, 33333, 40319])
+    walked = {"tree": 0, "pairs": 0}
+    real_search, real_pairs = tree.search, kernel.pair_outcomes
+    monkeypatch.setattr(tree, "search", lambda *a, **k: walked.update(tree=walked["tree"] + 1) or real_search(*a, **k))
+    monkeypatch.setattr(
+        kernel, "pair_outcomes", lambda *a, **k: walked.update(pairs=walked["pairs"] + 1) or real_pairs(*a, **k)
+    )
+    few = first_failures("roth", boards, ranks)
+    assert walked["tree"] == 0 and walked["pairs"] > 0
+    monkeypatch.setattr(scan, "PAIR_RANKS", 0)
+    by_tree = first_failures("roth", boards, ranks)
+    assert walked["tree"] > 0
+    for name in ("first_rows", "first_cols", "visited", "boards"):
+        assert np.array_equal(few[name], rows[name][ranks]) and np.array_equal(by_tree[name], few[name]), name
+
+
 def test_a_scan_keeps_no_table_per_board():
     """A scan to N = 2,000 holds all its boards at once: a table cached on each (the
     neighbour table, 32 bytes a square, and the degrees, 4) came to 96 GB and the

@@ -5,8 +5,10 @@ The scan walks the boards in turn with the tie tree (:func:`knight.sweep.tree.se
 each time over only the orders that have not failed yet (the *survivors*), so the work
 shrinks as orders drop out. The tree reserves address space for a copy of the padded
 board per square (about N^4 bytes on N x N; memory only for the copies it makes); above
-:data:`TREE_BYTES` of it the survivors are walked one by one by the brute-force pair
-kernel (:func:`knight.rules.kernel.pair_outcomes`), which gives the same rows. A scan of
+:data:`TREE_BYTES` of it, or when at most :data:`PAIR_RANKS` orders are left (their paths
+share too little to pay for the tree's bookkeeping), the survivors are walked one by one
+by the brute-force pair kernel (:func:`knight.rules.kernel.pair_outcomes`), which gives
+the same rows. A scan of
 many orders is cut into *slices* of ranks, one job each; a slice's rows depend only on
 its ranks, never on how the work is split.
 
@@ -73,6 +75,11 @@ EVERY_SCHEMA = pa.schema(
 #: Largest reservation of the tie tree (board squares x padded cells, bytes: 2,000 x 2,000
 #: reserves 1.6e13 of address space) a scan makes; above it, brute force.
 TREE_BYTES = 2**44
+#: At most this many orders are walked one by one, not by the tree: under ``roth`` from
+#: (1, 1) the pair kernel walks 4 orders 1.3-1.4x faster than the tree on 601 x 601 and
+#: 1,201 x 1,201, 16 orders 1.05x, 64 about as fast, 256 orders 7-19 % slower
+#: (``benchmarks/bench_tree.py --pairs``).
+PAIR_RANKS = 16
 
 
 def scan_boards(spec) -> list[Board]:
@@ -134,11 +141,11 @@ def first_failures(
 
 def _visited(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> tuple[np.ndarray, int]:
     """Squares visited from (1, 1) under each of ``ranks`` (tie tree, or brute force past
-    ``tree_bytes``), and the knight steps walked."""
+    ``tree_bytes`` or for at most :data:`PAIR_RANKS` ranks), and the knight steps walked."""
     from knight.rules.kernel import pair_outcomes
     from knight.sweep.tree import search
 
-    if board.size * padded_size(board.rows, board.cols) <= tree_bytes:
+    if len(ranks) > PAIR_RANKS and board.size * padded_size(board.rows, board.cols) <= tree_bytes:
         res = search(board, 0, ranks, rule=rule)
         return res["visited"][res["leaf_of"][ranks]], res["steps"]
     res = pair_outcomes(board, rule, np.zeros(len(ranks), np.int64), ranks)

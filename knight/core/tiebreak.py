@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numba as nb
 
+from knight.core.board import MOVES
+
 #: Rule names, in the order of their integer codes.
 RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
 FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM = range(len(RULES))
@@ -61,8 +63,8 @@ def rule_code(name: str) -> int:
 
 
 @nb.njit(nogil=True, cache=True)
-def _key(rule, deg, p, offsets, width, rows, cols, limit):
-    """Key of the candidate at padded index ``p`` (smaller wins)."""
+def _key(rule, deg, p, r, c, offsets, rows, cols, limit):
+    """Key of the candidate at padded index ``p``, board row ``r``, column ``c`` (smaller wins)."""
     if rule == POHL:
         score = 0
         for j in range(8):
@@ -70,8 +72,6 @@ def _key(rule, deg, p, offsets, width, rows, cols, limit):
             if d < limit:
                 score += d
         return score
-    r = p // width - 2
-    c = p % width - 2
     if rule == ROTH:
         dr = 2 * r - rows + 1
         dc = 2 * c - cols + 1
@@ -82,18 +82,26 @@ def _key(rule, deg, p, offsets, width, rows, cols, limit):
     return dr * dr + dc * dc
 
 
+#: (row, column) step of each move, 0-based (docs/conventions.md).
+_DR = MOVES[:, 0].copy()
+_DC = MOVES[:, 1].copy()
+
+
 @nb.njit(nogil=True, cache=True)
 def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
     """The moves of ``mask`` (bit ``m``: move ``m``, 0-based, ties at the least degree)
     whose candidates have the best key under ``rule``; ``mask`` itself for rules
-    without a key. ``cur`` is the knight's padded square, already marked visited."""
+    without a key. ``cur`` is the knight's padded square, already marked visited; its
+    row and column are found once (one division), the candidates' by the moves' steps."""
     if rule != POHL and rule != ROTH and rule != CORNER:
         return mask
+    r0 = cur // width - 2
+    c0 = cur - (r0 + 2) * width - 2
     best = 1 << 40
     out = 0
     for m in range(8):
         if (mask >> m) & 1:
-            k = _key(rule, deg, cur + offsets[m], offsets, width, rows, cols, limit)
+            k = _key(rule, deg, cur + offsets[m], r0 + _DR[m], c0 + _DC[m], offsets, rows, cols, limit)
             if k < best:
                 best = k
                 out = 1 << m

@@ -137,36 +137,6 @@ def _pick(mask, in_force):
 
 
 @nb.njit(nogil=True, cache=True)
-def _narrow(rule, mask, deg, cur, offsets, width, rows, cols):
-    """:func:`knight.core.tiebreak.narrow` with the knight's row and column found once
-    (one division), not once per candidate: ``roth`` and ``corner`` keys by coordinates."""
-    if rule != ROTH and rule != CORNER:
-        return narrow(rule, mask, deg, cur, offsets, width, rows, cols, LIMIT)
-    r0 = cur // width - 2
-    c0 = cur - (r0 + 2) * width - 2
-    best = 1 << 40
-    out = 0
-    for m in range(8):
-        if (mask >> m) & 1:
-            r = r0 + _DR[m]
-            c = c0 + _DC[m]
-            if rule == ROTH:
-                dr = 2 * r - rows + 1
-                dc = 2 * c - cols + 1
-                k = -(dr * dr + dc * dc)
-            else:
-                dr = min(r, rows - 1 - r)
-                dc = min(c, cols - 1 - c)
-                k = dr * dr + dc * dc
-            if k < best:
-                best = k
-                out = 1 << m
-            elif k == best:
-                out |= 1 << m
-    return out
-
-
-@nb.njit(nogil=True, cache=True)
 def _draw(mask, offsets, key, draws):
     """A uniform draw among the moves of ``mask`` (listed by move number): (its padded
     step, draws made so far)."""
@@ -252,7 +222,7 @@ def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, p
         step = lowest[mask]  # the move, if it is the only candidate
         if mask & (mask - 1):  # a tie at the least degree: the rule decides
             if keyed or base != code:
-                mask = _narrow(base, mask, deg, cur, offsets, width, rows, cols)
+                mask = narrow(base, mask, deg, cur, offsets, width, rows, cols, LIMIT)
             if drawn:
                 step, draws = _draw(mask, offsets, key, draws)
             else:
