@@ -6,6 +6,7 @@ Usage::
     python benchmarks/bench_census.py                         # measure 16 24 32, sample 36..64
     python benchmarks/bench_census.py --boards 24 32 --sample 40 48 56 64 --orbits 3
     python benchmarks/bench_census.py --boards 12 --sample none --cores 2 32
+    python benchmarks/bench_census.py --vs-c 24 --rounds 3   # whole processes against plain C
 
 Measured boards (``--boards``), on one thread, no Dask, Parquet written as a sweep job
 writes it: the whole tie-tree sweep (``knight.sweep.driver.sweep``: compute, rows,
@@ -23,12 +24,25 @@ Python, Snakemake's script, Dask; about 2.5 s measured on the 2-core machine) fo
 sweep job per ``--chunk-runs`` runs (config/census.yaml) and a manifest, tables and
 census job per board, and is bounded below by the compute of the largest sweep job on
 at most 8 threads (the Slurm profile's --max-threads).
+
+Against plain C (``--vs-c N``): ``knight sweep N --workers 1 --out DIR`` (every start x
+every order on one worker, tie tree, Parquet written) and ``benchmarks/warnsdorff_sweep.c``
+(compiled here with ``gcc -O2``: every pair walked, nothing written) run in turn as whole
+processes, ``--rounds`` times each; each run's CPU seconds (user + system) and wall
+seconds come from the operating system's accounting of the finished child
+(``os.wait4``). Printed: the medians and the ratio C / knight, round by round (median,
+min, max); the totals of both are checked to agree.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -103,6 +117,54 @@ def jobs_of(n: int, chunk_runs: int) -> tuple[int, int]:
     return len(rows), max(rows)
 
 
+def child(cmd: list[str]) -> tuple[float, float, str]:
+    """Run ``cmd`` as a whole process: (CPU seconds, wall seconds, its standard output)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)}: exit status {proc.returncode}")
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - t0, out
+
+
+def vs_c(n: int, rounds: int) -> None:
+    """knight sweep n (one worker, Parquet written) against the plain C sweep, in turn."""
+    here = Path(__file__).resolve().parent
+    knight = shutil.which("knight") or str(Path(sys.executable).with_name("knight"))
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "warnsdorff_sweep"
+        subprocess.run(["gcc", "-O2", "-o", str(binary), str(here / "warnsdorff_sweep.c")], check=True)
+        ours = [knight, "sweep", str(n), "--workers", "1", "--out", str(Path(tmp) / "runs")]
+        plain = [str(binary), str(n)]
+        child([knight, "sweep", "5", "--workers", "1"])  # loads (or compiles) the kernels
+        times = {"knight": [], "C": []}
+        for r in range(rounds):
+            for name, cmd in sorted({"knight": ours, "C": plain}.items(), reverse=r % 2 == 1):
+                cpu, wall, out = child(cmd)
+                times[name].append((cpu, wall))
+                if name == "C":  # "RxC runs complete closed ties steps cpu_seconds"
+                    c_runs, c_complete, c_closed, _, c_steps = (int(x) for x in out.split()[1:6])
+                else:
+                    got = dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+                    k_totals = tuple(int(got[key].replace(",", "")) for key in ("runs", "complete", "closed"))
+                    k_steps = int(got["steps"])
+        if k_totals != (c_runs, c_complete, c_closed):
+            raise SystemExit(f"totals differ: knight {k_totals}, C {(c_runs, c_complete, c_closed)}")
+    med = statistics.median
+    for i, label in ((0, "CPU"), (1, "wall")):
+        ratios = [c[i] / k[i] for k, c in zip(times["knight"], times["C"])]
+        ours, theirs = med(t[i] for t in times["knight"]), med(t[i] for t in times["C"])
+        print(
+            f"{n}x{n} {label}: knight {ours:.2f} s, C {theirs:.2f} s, "
+            f"C / knight {med(ratios):.1f} ({min(ratios):.1f}-{max(ratios):.1f}), {rounds} rounds",
+            flush=True,
+        )
+    print(f"totals equal: {c_runs:,} runs, {c_complete:,} complete, {c_closed:,} closed")
+    print(f"knight steps walked: knight {k_steps:,}, C {c_steps:,} ({c_steps / k_steps:.1f}x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", type=int, nargs="+", default=[16, 24, 32])
@@ -112,7 +174,12 @@ def main() -> None:
     ap.add_argument("--cores", type=int, nargs="+", default=[2, 32, 256])
     ap.add_argument("--chunk-runs", type=int, default=24_000_000, help="runs per sweep job (config/census.yaml)")
     ap.add_argument("--job-overhead", type=float, default=2.5, help="seconds a job spends starting")
+    ap.add_argument("--vs-c", type=int, metavar="N", help="only: knight sweep N against the plain C sweep")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --vs-c")
     args = ap.parse_args()
+    if args.vs_c:
+        vs_c(args.vs_c, args.rounds)
+        return
     sampled = [] if args.sample == ["none"] else [int(n) for n in args.sample]
 
     warm = SweepSpec(Board(5, 5))  # compile the kernels before timing
