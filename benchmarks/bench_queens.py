@@ -16,6 +16,10 @@ time is disturbed less by other load.
                    queens, e.g. 20:11 beyond the published gamma); --budget seconds of
                    sampling per N
   --heavy          N-queens n=18 on 2 workers (issue target: under 3 minutes)
+  --before FILE    another version of knight/queens/orbits.py (e.g. from git history)
+                   against this one: the class search of --nodes randomly drawn nodes of
+                   the plan of dominate 19 10 (64 units), alternating, --repeats rounds;
+                   counts and nodes visited checked equal
 """
 
 from __future__ import annotations
@@ -224,6 +228,38 @@ def project(sizes: list[tuple[int, int]], cores: list[int], budget: float, depth
         )
 
 
+def before(path: str, repeats: int, nodes: int, n: int = 19, k: int = 10) -> None:
+    """Another version of the class search against this one, on sampled plan nodes."""
+    import importlib.util
+    import sys
+
+    from knight.queens.units import make_plan
+
+    # Named by its file, as numba's cache of that file knows it.
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    old = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = old
+    spec.loader.exec_module(old)
+    plan = make_plan(n, k, 64)
+    chosen = np.concatenate([b[0] for b in plan.batches])
+    forbidden = np.concatenate([b[1] for b in plan.batches])
+    pick = np.sort(np.random.default_rng(5).choice(len(chosen), nodes, replace=False))
+    args = (n, k, chosen[pick], forbidden[pick])
+    a, b = old.solve(*args, sym=True, keep=True), orbits.solve(*args, sym=True, keep=True)
+    if a[:3] != b[:3]:
+        raise SystemExit(f"before and after differ: (solutions, classes, nodes) {a[:3]} against {b[:3]}")
+    times = {"before": [], "after": []}
+    for r in range(repeats):
+        for name, mod in sorted({"before": old, "after": orbits}.items(), reverse=r % 2 == 1):
+            times[name].append(cpu_timed(lambda: mod.solve(*args, sym=True, keep=True))[2])
+    ratios = [a / b for a, b in zip(times["after"], times["before"])]
+    print(
+        f"dominate {n} {k}, {nodes} of the plan's {plan.nodes} nodes at depth {plan.depth} ({b[2]:,} nodes "
+        f"visited): before {statistics.median(times['before']):.2f} s, after {statistics.median(times['after']):.2f} s "
+        f"CPU; after / before {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
@@ -237,12 +273,16 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--depth", type=int, default=None)
     ap.add_argument("--heavy", action="store_true")
+    ap.add_argument("--before", metavar="FILE", help="another orbits.py against this one")
+    ap.add_argument("--nodes", type=int, default=8, help="plan nodes sampled for --before")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     t0 = time.perf_counter()
     warm_up()
     print(f"warm-up (compile or load numba cache): {time.perf_counter() - t0:.2f} s")
-    if args.pruning:
+    if args.before:
+        before(args.before, args.repeats, args.nodes)
+    elif args.pruning:
         pruning(args.repeats)
     elif args.frontier:
         frontier(args.frontier, args.workers, args.tasks, args.store)

@@ -145,6 +145,10 @@ class Levels(NamedTuple):
     top_queens: np.ndarray  # int64[k+1, TOP_KEPT]: the best allowed queens (CHILD_OVERLAP), -1 none
     top_gains: np.ndarray  # int64[k+1, TOP_KEPT]: their gains, decreasing
     largest: np.ndarray  # int64[k+1]: scratch, the largest values of a scan (keep_largest)
+    scan_queens: np.ndarray  # int64[n*n]: scratch of _best_gains, the allowed queens of a scan
+    scan_gains: np.ndarray  # int64[n*n]: their gains
+    hist: np.ndarray  # int64[4n]: how many of them have each gain
+    hist_start: np.ndarray  # int64[4n]: slot of the first kept queen of each gain
 
 
 class Found(NamedTuple):
@@ -379,33 +383,64 @@ def _lines_hold(d, r, lv):
 @njit(nogil=True, cache=True, inline="always")
 def _best_gains(d, r, lines, lv, opts):
     """The sum of the ``r`` largest gains of the allowed queens at depth ``d``; with
-    CHILD_OVERLAP (and ``r > 2``) also keeps the TOP_KEPT best queens and their gains."""
-    uncovered = lv.uncovered
+    CHILD_OVERLAP (and ``r > 2``) also keeps the TOP_KEPT best queens and their gains:
+    by gain, decreasing, then in square order (-1 and 0 past the queens of positive gain).
+
+    One pass computes the gains and counts them by value (a gain is at most 4n); the
+    kept queens are then placed by those counts (a counting sort cut at TOP_KEPT)."""
     top = lv.largest
-    top_queens = lv.top_queens
-    top_gains = lv.top_gains
-    W = uncovered.shape[1]
-    for i in range(r):
-        top[i] = 0
-    T = top_queens.shape[1] if (r > 2 and (opts & CHILD_OVERLAP)) else 0
-    for i in range(T):
-        top_queens[d, i] = -1
-        top_gains[d, i] = 0
+    W = lv.uncovered.shape[1]
+    lu = lv.line_uncovered[d]
+    unc = lv.uncovered[d]
+    allowed = lv.allowed[d]
+    queens = lv.scan_queens
+    gains = lv.scan_gains
+    hist = lv.hist
+    hist[:] = 0
+    m = 0
     for w in range(W):
-        x = lv.allowed[d, w]
+        x = allowed[w]
         while x != _ZERO:
             q = 64 * w + np.int64(lowbit_index(x))
             x &= x - _ONE
-            g = _gain(d, q, lv.line_uncovered, uncovered, lines)
-            keep_largest(top, r, g)
-            if T > 0 and g > top_gains[d, T - 1]:
-                i = T - 1
-                while i > 0 and top_gains[d, i - 1] < g:
-                    top_gains[d, i] = top_gains[d, i - 1]
-                    top_queens[d, i] = top_queens[d, i - 1]
-                    i -= 1
-                top_gains[d, i] = g
-                top_queens[d, i] = q
+            g = lu[lines[q, 0]] + lu[lines[q, 1]] + lu[lines[q, 2]] + lu[lines[q, 3]]
+            g -= 3 * np.int64((unc[w] >> np.uint64(q & 63)) & _ONE)
+            queens[m] = q
+            gains[m] = g
+            hist[g] += 1
+            m += 1
+    # The r largest gains, from the counts (zeros when fewer queens).
+    i = 0
+    v = hist.shape[0] - 1
+    while i < r and v > 0:
+        c = hist[v]
+        while c > 0 and i < r:
+            top[i] = v
+            i += 1
+            c -= 1
+        v -= 1
+    while i < r:
+        top[i] = 0
+        i += 1
+    T = lv.top_queens.shape[1] if (r > 2 and (opts & CHILD_OVERLAP)) else 0
+    if T > 0:
+        tq = lv.top_queens[d]
+        tg = lv.top_gains[d]
+        # Slot of the first queen of each gain value, from the highest value down.
+        start = lv.hist_start
+        at = 0
+        for v in range(hist.shape[0] - 1, 0, -1):
+            start[v] = at
+            at += hist[v]
+        for i in range(T):
+            tq[i] = -1
+            tg[i] = 0
+        for j in range(m):
+            g = gains[j]
+            if g > 0 and start[g] < T:
+                tq[start[g]] = queens[j]
+                tg[start[g]] = g
+                start[g] += 1
     s = 0
     for i in range(r):
         s += top[i]
@@ -681,6 +716,10 @@ def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
         np.zeros((k + 1, TOP_KEPT), dtype=np.int64),
         np.zeros((k + 1, TOP_KEPT), dtype=np.int64),
         np.zeros(k + 1, dtype=np.int64),
+        np.zeros(tab.cover.shape[0], dtype=np.int64),
+        np.zeros(tab.cover.shape[0], dtype=np.int64),
+        np.zeros(4 * (L + 2) // 6 + 1, dtype=np.int64),
+        np.zeros(4 * (L + 2) // 6 + 1, dtype=np.int64),
     )
     n_squares = tab.cover.shape[0]
     buf = Buffers(np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(n_squares, np.int64))
