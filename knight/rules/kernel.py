@@ -165,7 +165,9 @@ def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, p
 
     A step is one pass over the eight neighbours in move order, without branches: each
     loses the knight's square from its degree, and the moves to the least decremented
-    degree form a bitmask. Only a tie (two or more bits) branches to the rule.
+    degree form a bitmask. Only a tie (two or more bits) branches to the rule. (The tie
+    tree's ``_enter`` is the same step; this loop keeps its own copy, with the steps of
+    the moves in registers: 5-12 % faster here than calling a shared function.)
     """
     store = path.shape[0] > 0
     stage = 0
