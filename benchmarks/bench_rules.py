@@ -14,7 +14,13 @@
 5. Peak RSS of one 10,000 x 10,000 ``fixed`` run in a subprocess (``/usr/bin/time -v``
    when present, else the child's getrusage), beside the same process on a 5 x 5 board.
 
+``--before FILE`` instead runs another version of ``knight/rules/kernel.py`` against this
+one (e.g. ``git show REV:knight/rules/kernel.py > /tmp/kernel_before.py``): one run from
+(1, 1) per rule on each board of ``--boards``, the two alternating for ``--rounds``
+rounds, rows checked equal; thread CPU time, after / before as a median and a range.
+
     python benchmarks/bench_rules.py [--threads 2] [--sc-max 2000] [--big 10000]
+    python benchmarks/bench_rules.py --before /tmp/kernel_before.py [--boards 2001,4001] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -172,12 +178,56 @@ def peak_rss(n: int) -> None:
         )
 
 
+def before(path: str, sides: list[int], rounds: int) -> None:
+    """Another version of the rule kernel against this one, alternating, same rows."""
+    import importlib.util
+    from pathlib import Path
+
+    from knight.rules import kernel
+
+    # Named by its file, as numba's cache of that file knows it.
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    old = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = old
+    spec.loader.exec_module(old)
+    kernels = {"before": old, "after": kernel}
+    for mod in kernels.values():
+        for rule in RULES:
+            mod.outcomes(Board(8, 8), rule, [0, 1], seed=1, retries=2)
+    print(f"\n# rule kernel after / before, thread CPU, one run from (1, 1), {rounds} rounds alternating")
+    for side in sides:
+        board = Board(side, side)
+        for rule in RULES:
+            rows = {name: mod.outcomes(board, rule, [0], seed=1, retries=3) for name, mod in kernels.items()}
+            if any(not np.array_equal(rows["before"][c], rows["after"][c]) for c in rows["after"]):
+                raise SystemExit(f"{rule} on {side}x{side}: before and after give different rows")
+            secs = {"before": [], "after": []}
+            for r in range(rounds):
+                for name in sorted(kernels, reverse=r % 2 == 1):
+                    t0 = time.thread_time()
+                    kernels[name].outcomes(board, rule, [0], seed=1, retries=3)
+                    secs[name].append(time.thread_time() - t0)
+            ratios = [a / b for a, b in zip(secs["after"], secs["before"])]
+            steps = int(rows["after"]["steps"][0])
+            print(
+                f"{rule:>14} {side}x{side}: before {statistics.median(secs['before']):.3f} s, after "
+                f"{statistics.median(secs['after']):.3f} s ({steps / statistics.median(secs['after']) / 1e6:.1f} M "
+                f"steps/s); after / before {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sc-max", type=int, default=2000)
     ap.add_argument("--big", type=int, default=10000, help="side of the peak-RSS board (0: skip)")
+    ap.add_argument("--before", metavar="FILE", help="another knight/rules/kernel.py against this one")
+    ap.add_argument("--boards", default="2001,4001", help="board sides for --before, e.g. 2001,4001")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds for --before")
     args = ap.parse_args()
+    if args.before:
+        before(args.before, [int(x) for x in args.boards.split(",")], args.rounds)
+        return
     warm()
     big_runs()
     b50 = Board(50, 50)
