@@ -230,16 +230,11 @@ def project(sizes: list[tuple[int, int]], cores: list[int], budget: float, depth
 
 def before(path: str, repeats: int, nodes: int, n: int = 19, k: int = 10) -> None:
     """Another version of the class search against this one, on sampled plan nodes."""
-    import importlib.util
-    import sys
+    from versions import load
 
     from knight.queens.units import make_plan
 
-    # Named by its file, as numba's cache of that file knows it.
-    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
-    old = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = old
-    spec.loader.exec_module(old)
+    old = load(path)
     plan = make_plan(n, k, 64)
     chosen = np.concatenate([b[0] for b in plan.batches])
     forbidden = np.concatenate([b[1] for b in plan.batches])

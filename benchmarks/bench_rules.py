@@ -61,9 +61,10 @@ def rule_steps(board: Board, rule: str, starts: np.ndarray) -> int:
     return int(outcomes(board, rule, starts, seed=1, retries=3)["steps"][0])
 
 
-def warm() -> None:
+def warm(run=outcomes) -> None:
+    """Compile (or load from numba's cache) every rule of ``run``, an ``outcomes``."""
     for rule in RULES:
-        outcomes(Board(8, 8), rule, [0, 1], seed=1, retries=2)
+        run(Board(8, 8), rule, [0, 1], seed=1, retries=2)
     brute(Board(5, 5), np.arange(2))
 
 
@@ -180,20 +181,13 @@ def peak_rss(n: int) -> None:
 
 def before(path: str, sides: list[int], rounds: int) -> None:
     """Another version of the rule kernel against this one, alternating, same rows."""
-    import importlib.util
-    from pathlib import Path
+    from versions import load
 
     from knight.rules import kernel
 
-    # Named by its file, as numba's cache of that file knows it.
-    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
-    old = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = old
-    spec.loader.exec_module(old)
-    kernels = {"before": old, "after": kernel}
+    kernels = {"before": load(path), "after": kernel}
     for mod in kernels.values():
-        for rule in RULES:
-            mod.outcomes(Board(8, 8), rule, [0, 1], seed=1, retries=2)
+        warm(mod.outcomes)
     print(f"\n# rule kernel after / before, thread CPU, one run from (1, 1), {rounds} rounds alternating")
     for side in sides:
         board = Board(side, side)

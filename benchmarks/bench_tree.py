@@ -42,7 +42,6 @@ K below which a scan walks its orders one by one (``knight.claims.scan.PAIR_RANK
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import shutil
@@ -53,6 +52,7 @@ import tempfile
 import time
 
 import numpy as np
+from versions import load
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
@@ -280,11 +280,7 @@ def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -
 
 def load_tree(path: str):
     """Import a version of ``knight/sweep/tree.py`` from ``path`` as a separate module."""
-    spec = importlib.util.spec_from_file_location("tree_before", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache finds the module by name
-    spec.loader.exec_module(module)
-    return module
+    return load(path, "tree_before")
 
 
 def pairs_vs_tree(board: Board, rule: str, repeats: int) -> None:
