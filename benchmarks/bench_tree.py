@@ -26,8 +26,9 @@ does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
 Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tree
 engine against ``fixed``, alternating, with leaves and steps. Before/after
 (``--before FILE``): another version of ``knight/sweep/tree.py`` (e.g. from git history)
-against this one, full sweeps alternating in one process, ``--repeats`` times; only
-same-run ratios mean anything on a shared machine. Step rate (``--rate BOARDS``): knight
+against this one, full sweeps alternating in one process, ``--repeats`` times (only
+same-run ratios mean anything on a shared machine); the rows of both are compared (a
+digest of every column) and the knight steps each walked printed. Step rate (``--rate BOARDS``): knight
 steps per CPU second of one thread, for the tie tree (``search`` from ``--starts``
 sampled orbit representatives, every order), the brute-force kernel (the same starts,
 every order, ``brute_orbit``) and the tie tree before issue 19 (``tree_before.py``
@@ -42,6 +43,7 @@ K below which a scan walks its orders one by one (``knight.claims.scan.PAIR_RANK
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -218,14 +220,22 @@ def peak_rss(board_name: str, chunk_runs: int) -> dict:
     return {"board": board_name, "max_rss_mb": kb / 1024, "wall_s": wall, "job": proc.stdout.strip()}
 
 
-def sweep_cpu(tree_orbit_fn, board: Board, orbits, ranks, **kw) -> tuple[float, int]:
-    """CPU seconds and knight steps of a full tree sweep with ``tree_orbit_fn``."""
+ROW_COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
+
+
+def sweep_cpu(tree_orbit_fn, board: Board, orbits, ranks, **kw) -> tuple[float, int, str]:
+    """CPU seconds and knight steps of a full tree sweep with ``tree_orbit_fn``, and a
+    digest of its rows (computed outside the timed calls)."""
     clock = Clock()
     steps = 0
-    with clock:
-        for orbit in orbits:
-            steps += int(tree_orbit_fn(board, orbit, ranks, **kw)["steps"][0])
-    return clock.cpu, steps
+    digest = hashlib.blake2b(digest_size=16)
+    for orbit in orbits:
+        with clock:
+            out = tree_orbit_fn(board, orbit, ranks, **kw)
+        steps += int(out["steps"][0])
+        for name in ROW_COLUMNS:
+            digest.update(np.ascontiguousarray(out[name]).data)
+    return clock.cpu, steps, digest.hexdigest()
 
 
 def alternate(board: Board, variants: dict, repeats: int) -> dict:
@@ -237,17 +247,18 @@ def alternate(board: Board, variants: dict, repeats: int) -> dict:
     for fn, kw in variants.values():  # compile, warm caches
         sweep_cpu(fn, board, orbits[:1], spec.ranks, **kw)
     secs = {n: [] for n in names}
-    steps = {}
+    steps, rows = {}, {}
     for r in range(repeats):
         for n in names[r % len(names) :] + names[: r % len(names)]:
             fn, kw = variants[n]
-            t, steps[n] = sweep_cpu(fn, board, orbits, spec.ranks, **kw)
+            t, steps[n], rows[n] = sweep_cpu(fn, board, orbits, spec.ranks, **kw)
             secs[n].append(t)
     first = names[0]
     return {
         n: {
             "s": statistics.median(secs[n]),
             "steps": steps[n],
+            "rows": rows[n],
             "ratio": statistics.median(b / a for a, b in zip(secs[first], secs[n])),
         }
         for n in names
@@ -382,13 +393,13 @@ def main(argv=None) -> int:
         old = load_tree(args.before)
         print(f"## Before ({args.before}) / after (knight.sweep.tree), full sweeps, compute only\n")
         print(f"CPU seconds, median of {args.repeats} alternating rounds; ratio = median of after / before.\n")
-        print("| board | before s | after s | after / before | steps equal |")
-        print("|---|---|---|---|---|")
+        print("| board | before s | after s | after / before | knight steps before / after | rows equal |")
+        print("|---|---|---|---|---|---|")
         for name in args.boards:
             r = alternate(parse_board(name), {"before": (old.tree_orbit, {}), "after": (tree_orbit, {})}, args.repeats)
             print(
                 f"| {name} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['ratio']:.3f} "
-                f"| {r['before']['steps'] == r['after']['steps']} |",
+                f"| {r['before']['steps']:,} / {r['after']['steps']:,} | {r['before']['rows'] == r['after']['rows']} |",
                 flush=True,
             )
         return 0

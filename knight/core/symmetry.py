@@ -110,6 +110,38 @@ def group(board: Board) -> Group:
     return Group(board, mats, squares, _move_table(mats), inverse)
 
 
+def fixing_mirror(board: Board, square: int) -> tuple[int, np.ndarray] | None:
+    """An element of order 2 of the board's group that fixes ``square``: (its index, as
+    in :func:`group`, and its image of each move, int64[8]), or None. Works from the
+    square's coordinates, without :func:`group`'s tables (which grow with the board).
+
+    >>> fixing_mirror(Board(8, 8), 0)[0]  # the corner lies on the diagonal
+    6
+    >>> fixing_mirror(Board(8, 8), 1) is None
+    True
+    """
+    mats = np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)
+    r, c = divmod(int(square), board.cols)
+    v = np.array([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])
+    for g in range(1, len(mats)):
+        if (mats[g] @ mats[g] == np.eye(2, dtype=np.int64)).all() and (mats[g] @ v == v).all():
+            return g, _move_table(mats[g : g + 1])[0]
+    return None
+
+
+def image(board: Board, g: int, squares) -> np.ndarray:
+    """Images of board squares (int64 array) under element ``g`` of the board's group,
+    without :func:`group`'s tables.
+
+    >>> image(Board(8, 8), 6, [1, 8]).tolist()  # the transpose
+    [8, 1]
+    """
+    mat = np.array((_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS)[g], dtype=np.int64)
+    r, c = np.divmod(np.asarray(squares, np.int64), board.cols)
+    w = mat @ np.stack([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])
+    return (w[0] + board.rows - 1) // 2 * board.cols + (w[1] + board.cols - 1) // 2
+
+
 @lru_cache(maxsize=2)
 def _order_images(square: bool) -> np.ndarray:
     mats = np.array(_SQUARE_ELEMENTS if square else _RECT_ELEMENTS, dtype=np.int64)

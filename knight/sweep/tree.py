@@ -28,8 +28,8 @@ these steps and differ in how a branch is represented:
 A tie with a single branch is walked through like a forced move (its tie still
 counts); a tie with two or more pushes a frame: one row of an int64 array whose
 columns are the ``F_*`` constants, and a copy of the degree array (one byte a
-square). Backtracking to a frame copies its degrees back and cuts the path to the
-frame's length (:func:`_restore`), so a step is never undone square by square. The
+square) and the square it leaves from. Backtracking to a frame copies its degrees back
+(:func:`_restore`), so a step is never undone square by square, and no path is kept. The
 leaves of a start partition the wanted ranks; the kernels count the labels and
 :func:`search` raises unless every rank is labelled exactly once. A leaf's tie count
 is the number of residual tie points on its path, as a single run counts them.
@@ -39,9 +39,13 @@ the orbit) is searched. For ``t = g·s0`` the run under ``o'`` is the image unde
 ``g`` of the run from ``s0`` under ``g⁻¹·o'`` (the degrees and the rules' keys are
 invariant under the board's symmetries): same visited count, completeness,
 closedness and tie count, end square mapped by ``g``. A start fixed by some
-symmetries needs no special case: any ``g`` with ``g·s0 = t`` gives the same rows
+symmetries needs no special case in that mapping: any ``g`` with ``g·s0 = t`` gives the same rows
 (the first one in element order is used). Slice mode is chosen when at most
-:data:`FULL_THRESHOLD` ranks are wanted at ``s0``.
+:data:`FULL_THRESHOLD` ranks are wanted at ``s0``. When a mirror ``g`` fixes ``s0``
+itself (a square on a diagonal or a middle line), the tree from ``s0`` is its own mirror
+image: constraint mode walks one branch of each mirror pair at the first step and
+records each leaf twice, once for the mirror-image orders (end mapped by ``g``), so such
+a start costs half its tree.
 
 Memory per call: a few tables of 40,320 entries, stacks of board-size length and one
 padded board (one byte a square) per open frame.
@@ -59,7 +63,7 @@ import numpy as np
 from knight.core.board import Board
 from knight.core.layout import BLOCKED, padded, unpad
 from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
-from knight.core.symmetry import group
+from knight.core.symmetry import fixing_mirror, group, image
 from knight.core.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
 
 #: Wanted orders at the representative start above which the full tree is expanded.
@@ -82,25 +86,26 @@ F_MASK = 2  #: the tied moves left after the rule's key (bit m: move m)
 F_TODO = 3  #: branches not taken yet (bit m: the orders ranking m first among F_MASK)
 F_AFTER = 4  #: full mode: the constraints on entry (see _constrain)
 F_BEFORE = 5
-F_BOUNDS = 6  #: slice mode, 9 columns: branch m holds the ranks seg[b[m]:b[m + 1]]
+F_SQUARE = 6  #: the padded square the branches leave from
+F_BOUNDS = 7  #: slice mode, 9 columns: branch m holds the ranks seg[b[m]:b[m + 1]]
 N_FIELDS = F_BOUNDS + 9
 
 # Columns of a leaf (one row per distinct path).
 L_VISITED = 0  #: squares visited
 L_END = 1  #: padded end square
 L_TIES = 2  #: residual tie points on the path
-N_LEAF_FIELDS = 3
+L_MIRROR = 3  #: 1: the mirror image of the leaf before it (full mode, see _tree_full)
+N_LEAF_FIELDS = 4
 
 
 class Walk(NamedTuple):
     """The walking state of a search: ``deg`` (int8 degrees of the padded board, see
     :func:`knight.core.layout.padded`, then margin cells up to a multiple of 8),
-    ``path`` (int64 padded squares), ``frames`` (int64[board size, N_FIELDS]) and
+    ``frames`` (int64[board size, N_FIELDS]) and
     ``snap`` (int64[open frames, len(deg) / 8]: the degrees at each open frame, copied
     eight cells to a word)."""
 
     deg: np.ndarray
-    path: np.ndarray
     frames: np.ndarray
     snap: np.ndarray
 
@@ -119,16 +124,15 @@ class Geometry(NamedTuple):
 
 
 @nb.njit(nogil=True, cache=True)
-def _enter(deg, path, n, p, width):
-    """Make padded square ``p`` square ``n`` of the path; return the bitmask of the moves
-    from ``p`` to a candidate of least degree (0: no candidate).
+def _enter(deg, p, width):
+    """Visit padded square ``p``; return the bitmask of the moves from ``p`` to a
+    candidate of least degree (0: no candidate).
 
     One pass over the eight neighbours: each loses ``p`` from its degree, and the
     decremented values are the candidates' degrees; no loop, no branch, no table.
     ``width``: padded row length.
     """
     deg[np.uint64(p)] = BLOCKED
-    path[np.uint64(n)] = p
     # The moves of docs/conventions.md, 0-based: (2, 1), (2, -1), (1, -2), (-1, -2),
     # (-2, -1), (-2, 1), (-1, 2), (1, 2); the eight squares are distinct. Indices are
     # unsigned: numba then skips its negative-index wraparound.
@@ -172,10 +176,11 @@ def _enter(deg, path, n, p, width):
 
 
 @nb.njit(nogil=True, cache=True)
-def _push(frames, snap, deg, nf, n, ties, mask, todo):
-    """Open frame ``nf`` at path length ``n`` with a copy of the degrees (its constraints
-    or bounds are written by the caller)."""
+def _push(frames, snap, deg, nf, n, cur, ties, mask, todo):
+    """Open frame ``nf`` at path length ``n``, square ``cur``, with a copy of the degrees
+    (its constraints or bounds are written by the caller)."""
     frames[nf, F_POS] = n
+    frames[nf, F_SQUARE] = cur
     frames[nf, F_TIES] = ties
     frames[nf, F_MASK] = mask
     frames[nf, F_TODO] = todo
@@ -199,17 +204,20 @@ def _next_branch(frames, nf):
 
 @nb.njit(nogil=True, cache=True)
 def _restore(deg, frames, snap, f):
-    """Back to frame ``f``: its degrees copied back; returns (path length, tie points)."""
+    """Back to frame ``f``: its degrees copied back; returns (path length, tie points,
+    padded square)."""
     deg.view(np.int64)[:] = snap[f]
-    return frames[f, F_POS], frames[f, F_TIES]
+    return frames[f, F_POS], frames[f, F_TIES], frames[f, F_SQUARE]
 
 
 @nb.njit(nogil=True, cache=True)
-def _record(leaf, i, n, end, ties):
-    """Write leaf ``i``: ``n`` squares visited, padded ``end``, ``ties`` residual tie points."""
+def _record(leaf, i, n, end, ties, mirror):
+    """Write leaf ``i``: ``n`` squares visited, padded ``end``, ``ties`` residual tie
+    points, ``mirror`` (1: the image of leaf ``i - 1``)."""
     leaf[i, L_VISITED] = n
     leaf[i, L_END] = end
     leaf[i, L_TIES] = ties
+    leaf[i, L_MIRROR] = mirror
 
 
 #: mmap's MAP_NORESERVE on Linux (the mmap module of Python 3.11 does not name it).
@@ -234,7 +242,6 @@ def _walk(deg0: np.ndarray, size: int) -> Walk:
     deg[: len(deg0)] = deg0
     return Walk(
         deg,
-        np.empty(size, np.int64),
         np.empty((size, N_FIELDS), np.int64),
         # One row per possible open frame; only the rows used are ever touched.
         _reserve(size, len(deg) // 8),
@@ -242,6 +249,21 @@ def _walk(deg0: np.ndarray, size: int) -> Walk:
 
 
 # --- constraint mode -----------------------------------------------------------------
+@nb.njit(nogil=True, cache=True)
+def _mirror(before, sigma):
+    """The constraints ``before`` (see :func:`_constrain`) with each move ``m`` renamed
+    ``sigma[m]``: those of the mirror-image orders."""
+    out = 0
+    for m in range(8):
+        b = (before >> (8 * m)) & 0xFF
+        img = 0
+        while b:
+            img |= 1 << sigma[_LOWBIT[b]]
+            b &= b - 1
+        out |= img << (8 * sigma[m])
+    return out
+
+
 @nb.njit(nogil=True, cache=True)
 def _live(after, mask):
     """Moves of ``mask`` that no other move of ``mask`` must precede (the branches).
@@ -337,21 +359,34 @@ def _expand(before, leaf, leaf_of, scratch):
 
 
 @nb.njit(nogil=True, cache=True)
-def _tree_full(walk, geo, p0, leaf_of, leaf):
+def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
 
     ``walk``: :class:`Walk` on the board's initial degrees; ``geo``: :class:`Geometry`.
     ``leaf_of`` (int32[40320]) receives the leaf of each rank, ``leaf``
     (int64[40320, N_LEAF_FIELDS]) each leaf's outcome. Returns (leaves, knight steps
     walked, ranks labelled, ranks labelled twice).
+
+    ``sigma`` (int64[8], or empty) is the move image of a mirror that fixes ``p0``. The
+    candidates from ``p0`` then come in mirror pairs of equal degree and key, so the
+    first step is a residual tie, and the branch of move ``sigma[t]`` is the mirror image
+    of the branch of ``t``: only the branches ``t < sigma[t]`` are walked, and each leaf
+    is recorded twice, the second time for the mirror-image orders (``L_MIRROR``; its
+    end square is mapped by the caller).
     """
     scratch = np.zeros((3, 8), np.int64)
+    canon = 0
+    if sigma.shape[0] == 8:
+        for m in range(8):
+            if m < sigma[m]:
+                canon |= 1 << m
+    halved = 0
     leaf_of[:] = -1
     after = before = 0
-    deg, path, frames, snap = walk
+    deg, frames, snap = walk
     offsets, lowest, width, rule = geo.offsets, geo.lowest, geo.width, geo.rule
     cur = p0
-    mask = _enter(deg, path, 0, cur, width)
+    mask = _enter(deg, cur, width)
     n = 1
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
@@ -363,32 +398,43 @@ def _tree_full(walk, geo, p0, leaf_of, leaf):
             if mask & (mask - 1):  # a residual tie point
                 ties += 1
                 live = _live(after, mask) if after else mask
+                if canon and n == 1:  # at p0: one move of each mirror pair
+                    live &= canon
+                    halved = 1
+                    if not live & (live - 1):  # one pair: its mirror is no longer implied
+                        after, before = _constrain(after, before, mask, _LOWBIT[live])
                 if live & (live - 1):  # two or more branches: open a frame, take the first
-                    _push(frames, snap, deg, nf, n, ties, mask, live & (live - 1))
+                    _push(frames, snap, deg, nf, n, cur, ties, mask, live & (live - 1))
                     frames[nf, F_AFTER] = after
                     frames[nf, F_BEFORE] = before
                     nf += 1
                     after, before = _constrain(after, before, mask, _LOWBIT[live])
                 p = cur + lowest[live]
         elif mask == 0:  # a leaf: no candidate left
-            if leaves == leaf.shape[0]:
+            if leaves + halved >= leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
-            _record(leaf, leaves, n, cur, ties)
+            _record(leaf, leaves, n, cur, ties, 0)
             c, x = _expand(before, leaves, leaf_of, scratch)
             labelled += c
             clash += x
             leaves += 1
+            if halved:
+                _record(leaf, leaves, n, cur, ties, 1)
+                c, x = _expand(_mirror(before, sigma), leaves, leaf_of, scratch)
+                labelled += c
+                clash += x
+                leaves += 1
             # Back to the innermost frame with a branch left.
             nf, t = _next_branch(frames, nf)
             if t < 0:
                 return leaves, steps, labelled, clash
             f = nf - 1
-            n, ties = _restore(deg, frames, snap, f)
+            n, ties, sq = _restore(deg, frames, snap, f)
             fr = frames[f]
             after, before = _constrain(fr[F_AFTER], fr[F_BEFORE], fr[F_MASK], t)
-            p = path[n - 1] + offsets[t]
+            p = sq + offsets[t]
         cur = p
-        mask = _enter(deg, path, n, cur, width)
+        mask = _enter(deg, cur, width)
         n += 1
         steps += 1
 
@@ -465,10 +511,10 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
     leaf_of[:] = -1
     lo = 0
     hi = seg.shape[0]
-    deg, path, frames, snap = walk
+    deg, frames, snap = walk
     offsets, lowest, width, rule = geo.offsets, geo.lowest, geo.width, geo.rule
     cur = p0
-    mask = _enter(deg, path, 0, cur, width)
+    mask = _enter(deg, cur, width)
     n = 1
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
@@ -481,7 +527,7 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
                 ties += 1
                 todo = _partition(seg, lo, hi, mask, prio, bounds, scratch)
                 if todo & (todo - 1):  # two or more branches: open a frame, take the first
-                    _push(frames, snap, deg, nf, n, ties, mask, todo & (todo - 1))
+                    _push(frames, snap, deg, nf, n, cur, ties, mask, todo & (todo - 1))
                     frames[nf, F_BOUNDS : F_BOUNDS + 9] = bounds
                     nf += 1
                     t = _LOWBIT[todo]
@@ -490,7 +536,7 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
         elif mask == 0:  # a leaf: no candidate left
             if leaves == leaf.shape[0]:
                 return leaves, steps, labelled, clash + 1
-            _record(leaf, leaves, n, cur, ties)
+            _record(leaf, leaves, n, cur, ties, 0)
             clash += _label(seg, lo, hi, leaves, leaf_of)
             labelled += hi - lo
             leaves += 1
@@ -499,11 +545,11 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
             if t < 0:
                 return leaves, steps, labelled, clash
             f = nf - 1
-            n, ties = _restore(deg, frames, snap, f)
+            n, ties, sq = _restore(deg, frames, snap, f)
             lo, hi = frames[f, F_BOUNDS + t], frames[f, F_BOUNDS + t + 1]
-            p = path[n - 1] + offsets[t]
+            p = sq + offsets[t]
         cur = p
-        mask = _enter(deg, path, n, cur, width)
+        mask = _enter(deg, cur, width)
         n += 1
         steps += 1
 
@@ -591,8 +637,10 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     walk = _walk(deg0, board.size)
     geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code)
     p0 = int(index[start])
+    mirror = fixing_mirror(board, start) if full else None
     if full:
-        leaves, steps, labelled, clash = _tree_full(walk, geo, p0, leaf_of, leaf)
+        sigma = mirror[1] if mirror else np.empty(0, np.int64)
+        leaves, steps, labelled, clash = _tree_full(walk, geo, p0, leaf_of, leaf, sigma)
     else:
         leaves, steps, labelled, clash = _tree_slice(walk, geo, p0, wanted, priorities(), leaf_of, leaf)
     expected = N_ORDERS if full else len(wanted)
@@ -602,6 +650,9 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
             f"ranks ({clash} twice), expected each of {expected} exactly once"
         )
     end = unpad(leaf[:leaves, L_END], board.cols)
+    if mirror:
+        images = leaf[:leaves, L_MIRROR] == 1
+        end[images] = image(board, mirror[0], end[images])
     visited = leaf[:leaves, L_VISITED].astype(np.uint32)
     # Closed: complete and the end one knight move from the start (by coordinates: the
     # board's neighbour table is 32 bytes a square, too much to build for one start).
