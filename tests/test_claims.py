@@ -544,3 +544,24 @@ def test_claims_stage(repo, tmp_path):
     assert (out / "claims.html").exists() and (out / "claims.csv").exists()
     res = snakemake(tmp_path, "claims", "--dry-run", configfile=cfg, repo=repo)
     assert res.returncode == 0 and "Nothing to be done" in res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("rule", ["fixed", "pohl", "roth", "corner"])
+def test_scans_walk_one_order_of_each_mirror_pair(rule):
+    """From (1, 1) of a square board an order and its mirror image (every move mirrored in
+    the diagonal) reach the same number of squares: the brute-force pair kernel shows it
+    order by order, so a scan walks one order of each pair."""
+    from knight.claims.scan import mirror_halves
+    from knight.core.orders import N_ORDERS
+    from knight.core.symmetry import group
+    from knight.rules.kernel import pair_outcomes
+
+    board = Board(9, 9)
+    ranks = np.arange(N_ORDERS)
+    images = group(board).order_images()[6]  # the transpose, which fixes (1, 1)
+    direct = pair_outcomes(board, rule, np.zeros(N_ORDERS, np.int64), ranks)["visited"]
+    assert np.array_equal(direct, direct[images])
+    walk, index = mirror_halves(board, ranks)
+    assert len(walk) == N_ORDERS // 2
+    assert ((walk[index] == ranks) | (walk[index] == images)).all()
+    assert mirror_halves(Board(9, 10), ranks) is None

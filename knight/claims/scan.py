@@ -8,7 +8,9 @@ board per square (about N^4 bytes on N x N; memory only for the copies it makes)
 :data:`TREE_BYTES` of it, or when at most :data:`PAIR_RANKS` orders are left (their paths
 share too little to pay for the tree's bookkeeping), the survivors are walked one by one
 by the brute-force pair kernel (:func:`knight.rules.kernel.pair_outcomes`), which gives
-the same rows. A scan of
+the same rows. On a square board an order and its mirror image in the diagonal reach
+the same squares from (1, 1), so only one order of each such pair is walked
+(:func:`mirror_halves`). A scan of
 many orders is cut into *slices* of ranks, one job each; a slice's rows depend only on
 its ranks, never on how the work is split.
 
@@ -139,9 +141,54 @@ def first_failures(
     return out
 
 
+def mirror_halves(board: Board, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """On a square board, the run from (1, 1) under an order is the mirror image (in the
+    diagonal) of the run under the order with every move mirrored, and the first step
+    ties the corner's two moves, a mirror pair. So one walk serves both orders of a pair:
+    of each, the one that ranks the pair's first move first. Returns (the ranks to walk,
+    the index into them of each of ``ranks``), or None on a board without that mirror.
+
+    >>> walk, index = mirror_halves(Board(8, 8), np.array([0, 40319]))  # a mirror pair
+    >>> walk.tolist(), index.tolist()
+    ([0], [0, 0])
+    """
+    from knight.core.orders import priorities
+    from knight.core.symmetry import fixing_mirror, order_images
+
+    mirror = fixing_mirror(board, 0)
+    if mirror is None:
+        return None
+    g, sigma = mirror
+    first = [m for m in range(8) if m < sigma[m] and _on_board(board, m)]
+    if len(first) != 1 or not _on_board(board, int(sigma[first[0]])):
+        return None
+    a, b = first[0], int(sigma[first[0]])
+    prio = priorities()[ranks]
+    keep = prio[:, a] < prio[:, b]
+    walk, index = np.unique(np.where(keep, ranks, order_images(board)[g][ranks]), return_inverse=True)
+    return walk, index.reshape(-1)
+
+
+def _on_board(board: Board, move: int) -> bool:
+    """Whether ``move`` (0-based) from (1, 1) lands on the board."""
+    from knight.core.board import MOVES
+
+    dr, dc = MOVES[move]
+    return 0 <= dr < board.rows and 0 <= dc < board.cols
+
+
 def _visited(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> tuple[np.ndarray, int]:
     """Squares visited from (1, 1) under each of ``ranks`` (tie tree, or brute force past
-    ``tree_bytes`` or for at most :data:`PAIR_RANKS` ranks), and the knight steps walked."""
+    ``tree_bytes`` or for at most :data:`PAIR_RANKS` ranks; one walk for each mirror pair
+    of orders, :func:`mirror_halves`), and the knight steps walked."""
+    halves = mirror_halves(board, ranks)
+    if halves is not None and len(halves[0]) < len(ranks):
+        visited, steps = _walk_ranks(rule, board, halves[0], tree_bytes)
+        return visited[halves[1]], steps
+    return _walk_ranks(rule, board, ranks, tree_bytes)
+
+
+def _walk_ranks(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> tuple[np.ndarray, int]:
     from knight.rules.kernel import pair_outcomes
     from knight.sweep.tree import search
 

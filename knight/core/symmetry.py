@@ -65,7 +65,7 @@ class Group:
 
     def order_images(self) -> np.ndarray:
         """``int64[G, 40320]``: rank of g·o for every element and order rank."""
-        return _order_images(self.board.square)
+        return order_images(self.board)
 
     def class_ids(self) -> np.ndarray:
         """``int64[40320]``: symmetry class id (smallest rank in the orbit) per order."""
@@ -127,6 +127,16 @@ def fixing_mirror(board: Board, square: int) -> tuple[int, np.ndarray] | None:
         if (mats[g] @ mats[g] == np.eye(2, dtype=np.int64)).all() and (mats[g] @ v == v).all():
             return g, _move_table(mats[g : g + 1])[0]
     return None
+
+
+def order_images(board: Board) -> np.ndarray:
+    """``int64[G, 40320]``: rank of g·o for every element of the board's group and every
+    order rank (read-only, built once per shape of group), without :func:`group`'s tables.
+
+    >>> int(order_images(Board(8, 8))[6, 0])  # the transpose: 12345678 -> 87654321
+    40319
+    """
+    return _order_images(board.square)
 
 
 def image(board: Board, g: int, squares) -> np.ndarray:
