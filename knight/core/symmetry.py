@@ -95,19 +95,27 @@ def _move_table(matrices: np.ndarray) -> np.ndarray:
 @cache
 def group(board: Board) -> Group:
     """The symmetry group of ``board``."""
-    mats = np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)
-    # Act about the centre: doubled coordinates keep everything integral.
-    r, c = np.divmod(np.arange(board.size), board.cols)
-    v = np.stack([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])  # [2, size]
-    w = np.einsum("gij,js->gis", mats, v)
-    rr = (w[:, 0] + board.rows - 1) // 2
-    cc = (w[:, 1] + board.cols - 1) // 2
-    squares = rr * board.cols + cc
+    mats = _matrices(board)
+    squares = _act(mats, board, np.arange(board.size))
     # Matrices that are products of one another: find inverses by multiplication.
     prod = np.einsum("gij,hjk->ghik", mats, mats)
     eye = np.eye(2, dtype=np.int64)
     inverse = np.array([int(np.flatnonzero((prod[g] == eye).all(axis=(1, 2)))[0]) for g in range(len(mats))])
     return Group(board, mats, squares, _move_table(mats), inverse)
+
+
+def _matrices(board: Board) -> np.ndarray:
+    """``int64[G, 2, 2]``: the elements of the board's group, in element order."""
+    return np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)
+
+
+def _act(mats: np.ndarray, board: Board, squares) -> np.ndarray:
+    """``int64[len(mats), len(squares)]``: the images of board squares under each matrix,
+    about the board's centre (doubled coordinates keep everything integral)."""
+    r, c = np.divmod(np.asarray(squares, np.int64), board.cols)
+    v = np.stack([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])  # [2, n]
+    w = np.einsum("gij,js->gis", mats, v)
+    return (w[:, 0] + board.rows - 1) // 2 * board.cols + (w[:, 1] + board.cols - 1) // 2
 
 
 def fixing_mirror(board: Board, square: int) -> tuple[int, np.ndarray] | None:
@@ -120,11 +128,10 @@ def fixing_mirror(board: Board, square: int) -> tuple[int, np.ndarray] | None:
     >>> fixing_mirror(Board(8, 8), 1) is None
     True
     """
-    mats = np.array(_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS, dtype=np.int64)
-    r, c = divmod(int(square), board.cols)
-    v = np.array([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])
+    mats = _matrices(board)
+    fixes = _act(mats, board, [square])[:, 0] == square
     for g in range(1, len(mats)):
-        if (mats[g] @ mats[g] == np.eye(2, dtype=np.int64)).all() and (mats[g] @ v == v).all():
+        if fixes[g] and (mats[g] @ mats[g] == np.eye(2, dtype=np.int64)).all():
             return g, _move_table(mats[g : g + 1])[0]
     return None
 
@@ -146,10 +153,7 @@ def image(board: Board, g: int, squares) -> np.ndarray:
     >>> image(Board(8, 8), 6, [1, 8]).tolist()  # the transpose
     [8, 1]
     """
-    mat = np.array((_SQUARE_ELEMENTS if board.square else _RECT_ELEMENTS)[g], dtype=np.int64)
-    r, c = np.divmod(np.asarray(squares, np.int64), board.cols)
-    w = mat @ np.stack([2 * r - (board.rows - 1), 2 * c - (board.cols - 1)])
-    return (w[0] + board.rows - 1) // 2 * board.cols + (w[1] + board.cols - 1) // 2
+    return _act(_matrices(board)[g : g + 1], board, squares)[0]
 
 
 @lru_cache(maxsize=2)
