@@ -128,11 +128,9 @@ def check_scheduler(
     if scheme in ("tcp", "tls"):  # fail at once where nothing listens (Dask would retry until timeout)
         _probe_port(location, max(deadline - time.monotonic(), 1.0), where, timeout)
     left = max(deadline - time.monotonic(), 1.0)
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)  # failed connects log tracebacks of their own
     try:
-        info = _ask_scheduler(address, left)
+        with _logger_level("distributed", logging.CRITICAL):  # failed connects log tracebacks of their own
+            info = _ask_scheduler(address, left)
     except TimeoutError:
         raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
     except OSError as exc:  # refused or unreachable: Dask retries until its timeout
@@ -141,11 +139,21 @@ def check_scheduler(
         raise ConnectionError(f"{where}: not reachable ({str(exc).splitlines()[0]})") from None
     except Exception as exc:  # something else listens on that port
         raise ConnectionError(f"{where}: not a Dask scheduler (unexpected reply: {type(exc).__name__})") from None
-    finally:
-        quiet.setLevel(level)
     if not isinstance(info, dict) or info.get("type") != "Scheduler":
         raise ConnectionError(f"{where}: answered, but is not a Dask scheduler")
     return address
+
+
+@contextlib.contextmanager
+def _logger_level(name: str, level: int) -> Iterator[None]:
+    """Hold logger ``name`` at ``level`` or above until the block ends."""
+    logger = logging.getLogger(name)
+    before = logger.level
+    logger.setLevel(max(level, logger.getEffectiveLevel()))
+    try:
+        yield
+    finally:
+        logger.setLevel(before)
 
 
 @contextlib.contextmanager
@@ -162,7 +170,9 @@ def dask_client(
     :func:`check_scheduler`, so an unreachable one fails within ``timeout`` s with a
     one-line message. Otherwise ``workers`` defaults to 1, and the local cluster runs
     in-process (``processes=False``) with one thread per worker and no dashboard, so
-    it starts in well under a second.
+    it starts in well under a second. Dask's logger (``distributed``) stays at ERROR
+    (WARNING with a scheduler) until the client has closed: closing connections log
+    their own tracebacks at INFO, and those would read as failures in a job's log.
     """
     if scheduler or scheduler_file:
         address = check_scheduler(scheduler or None, scheduler_file or None, timeout=timeout)
@@ -170,7 +180,7 @@ def dask_client(
             client = Client(address, timeout=timeout, set_as_default=False)
         except Exception as exc:
             raise ConnectionError(f"dask scheduler {address}: cannot connect a client ({exc})") from None
-        with client:
+        with _logger_level("distributed", logging.WARNING), client:
             yield client
         return
     workers = 1 if workers is None else int(workers)
@@ -180,6 +190,7 @@ def dask_client(
     # is taken by another cluster, with a warning that means nothing here).
     warnings.filterwarnings("ignore", message="Port 8787 is already in use", category=UserWarning)
     with (
+        _logger_level("distributed", logging.ERROR),
         LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
