@@ -410,3 +410,12 @@ def test_time_searches_small():
     skipped = timings.filter(pl.col("seconds").is_null())
     assert skipped["workers"].to_list() == [4, 4] and "2 thread" in skipped["note"][0]
     assert any("skipping 4 workers" in s for s in log)
+
+
+def test_warm_up_loads_one_search_and_names_an_unknown_one():
+    from knight.queens.search import warm_up
+
+    warm_up("place")
+    warm_up("dominate", keep=True)
+    with pytest.raises(ValueError, match="'domination' is not one of place, dominate"):
+        warm_up("domination")

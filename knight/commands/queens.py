@@ -132,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from knight.queens.search import warm_up
 
-    warm_up()
+    warm_up(args.queens_command, keep=keep or store is not None)
     if workers > 1 or args.scheduler:
         from knight.runtime.cluster import dask_client  # Dask only when a cluster is used
 

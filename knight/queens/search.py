@@ -259,8 +259,19 @@ def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progres
     return result
 
 
-def warm_up() -> None:
-    """Compile (or load from the numba cache) every kernel, so timings exclude it."""
+def warm_up(search: str | None = None, keep: bool = False) -> None:
+    """Compile (or load from numba's cache) the kernels of ``search`` (``"place"`` or
+    ``"dominate"``, keeping what it finds or not), or of every search when ``None``, so
+    timings exclude it. Loading one search's kernels from the cache takes about 0.3 s,
+    every search's about 0.5 s."""
+    if search == "place":
+        place(6, tasks=2, keep=keep)
+        return
+    if search == "dominate":
+        dominate(4, 2, tasks=2, keep=keep)
+        return
+    if search is not None:
+        raise ValueError(f"search {search!r} is not one of place, dominate")
     dominate(4, 2, tasks=2, keep=True)
     dominate_serial(4, 2, keep=True)
     dominate_all(4, 2, tasks=2, keep=True)
