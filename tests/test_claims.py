@@ -338,6 +338,13 @@ def test_rate_most_allows_exceptions():
     assert rate(claim("rate", most=0.9, **kw), runs).verdict == "holds"
 
 
+def test_rate_lists_the_first_dozen_boards_outside_and_counts_the_rest():
+    runs = _runs([(m, 1, False) for m in range(5, 45, 2) for _ in range(20)])  # 20 odd sides, all failing
+    f = rate(claim("rate", boards=tuple(range(5, 45, 2)), rate=("at_least", 0.9)), runs)
+    assert f.verdict == "fails" and f.evidence.height == 20
+    assert "not on 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, ... (8 more in the evidence table)" in f.finding
+
+
 # --- queens ------------------------------------------------------------------------------
 def test_queens_sequences():
     counts = pl.DataFrame(

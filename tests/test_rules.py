@@ -312,3 +312,53 @@ def test_every_function_of_the_library_stays_small():
     """No function in knight/ over 100 lines or 12 arguments (the walk kernels, the tie
     tree's row writer and the class search were the last ones)."""
     assert [line for path in sorted(KNIGHT.rglob("*.py")) for line in oversized(path)] == []
+
+
+# --- Roth's key as look-ups ---------------------------------------------------------
+@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 7), (2, 3), (5, 5), (6, 6), (8, 8), (9, 9), (7, 12), (15, 14)])
+def test_roth_classes_pick_the_farthest_candidates(rows, cols):
+    """Every square, every mask: the table's moves are those of the mask whose candidate
+    is farthest from the centre (docs/conventions.md), computed here directly."""
+    check_roth_classes(rows, cols, [(r, c) for r in range(rows) for c in range(cols)])
+
+
+@pytest.mark.parametrize("side", [100, 1999, 2000])
+def test_roth_classes_on_large_boards(side):
+    gen = np.random.default_rng(side)
+    squares = [tuple(x) for x in gen.integers(0, side, (150, 2))]
+    near_lines = [(r, c) for r in (0, side // 2 - 1, side // 2, side - 1) for c in range(side // 2 - 3, side // 2 + 4)]
+    diagonals = [(i, i) for i in range(0, side, 97)] + [(i, side - 1 - i) for i in range(0, side, 89)]
+    thirds = [(r, (side - 1) // 2 + (2 * r - side + 1) // 6 + d) for r in range(0, side, 131) for d in (-1, 0, 1)]
+    check_roth_classes(side, side, squares + near_lines + diagonals + [t for t in thirds if 0 <= t[1] < side])
+
+
+def check_roth_classes(rows, cols, squares):
+    from knight.core.tiebreak import roth_classes
+
+    width = cols + 4
+    cls = np.full((rows + 4) * width, -1, np.int8)
+    table = roth_classes(rows, cols, cls)
+    moves = [nr.MOVES[m] for m in sorted(nr.MOVES)]
+    for r, c in squares:
+        got = cls[(r + 2) * width + c + 2]
+        assert 0 <= got < len(table), (r, c)
+        dist = [(2 * (r + dr) - rows + 1) ** 2 + (2 * (c + dc) - cols + 1) ** 2 for dr, dc in moves]
+        for mask in range(256):
+            inside = [dist[m] for m in range(8) if mask >> m & 1]
+            want = sum(1 << m for m in range(8) if mask >> m & 1 and dist[m] == max(inside)) if inside else 0
+            assert table[got, mask] == want, (rows, cols, r, c, mask)
+
+
+def test_order_in_force_is_the_first_ranked_move_of_every_mask():
+    from knight.rules.kernel import _offsets, _set_order
+
+    offsets = _offsets(11)
+    choice = np.empty(256, np.int64)
+    gen = np.random.default_rng(8)
+    for rank in [0, 40319, *gen.integers(0, 40320, 20).tolist()]:
+        order = nr.ORDER_STRINGS[rank]
+        _set_order(np.array([int(ch) - 1 for ch in order], np.uint8), offsets, choice)
+        for mask in range(1, 256):
+            first = next(int(ch) - 1 for ch in order if mask >> (int(ch) - 1) & 1)
+            assert choice[mask] == offsets[first], (order, mask)
+        assert choice[0] == 0

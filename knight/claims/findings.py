@@ -83,6 +83,12 @@ def _listed(frame: pl.DataFrame, limit: int = 12) -> str:
     return ", ".join(shown) + more
 
 
+def _sides(sides: list[int], limit: int = 12) -> str:
+    """The first ``limit`` sides as ranges, and how many more the evidence table holds."""
+    more = f", ... ({len(sides) - limit:,} more in the evidence table)" if len(sides) > limit else ""
+    return describe_range(sides[:limit]) + more
+
+
 def tours_from_corner(claim: Claim, runs) -> Finding:
     """The rule completes a tour from (1, 1) on every m x m board of ``claim.boards``.
 
@@ -171,7 +177,7 @@ def rate(claim: Claim, runs) -> Finding:
         text = (
             f"claimed {word} {100 * p:g} %: within the interval on {rows.height - bad.height:,} of "
             f"{rows.height:,} boards"
-            + (f"; not on {describe_range(bad['m'].to_list())}" if bad.height else "")
+            + (f"; not on {_sides(bad['m'].to_list())}" if bad.height else "")
             + f" (rates {100 * rows['rate'].min():.1f}-{100 * rows['rate'].max():.1f} %)"
         )
     if rows.height == 0:

@@ -22,6 +22,7 @@ least ``limit``.
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from knight.core.board import MOVES
 
@@ -84,6 +85,49 @@ _DR = MOVES[:, 0].copy()
 _DC = MOVES[:, 1].copy()
 
 
+def _difference_directions():
+    """The 12 primitive directions (x, y) of the differences of two moves, with y > 0 or
+    (y == 0 and x > 0): Roth's key compares two candidates by the sign of a x + b y."""
+    from math import gcd
+
+    seen = set()
+    for i in range(8):
+        for j in range(8):
+            x, y = int(_DR[i] - _DR[j]), int(_DC[i] - _DC[j])
+            if (x, y) == (0, 0):
+                continue
+            g = gcd(abs(x), abs(y))
+            x, y = x // g, y // g
+            if y < 0 or (y == 0 and x < 0):
+                x, y = -x, -y
+            seen.add((x, y))
+    return np.array(sorted(seen), dtype=np.int64)
+
+
+_DIRS = _difference_directions()
+#: Distinct sign patterns of Roth's comparisons, at most (3 ** 12 keys).
+_N_KEYS = 3 ** len(_DIRS)
+
+
+@nb.njit(nogil=True, cache=True)
+def _roth_narrow(a, b, mask):
+    """The moves of ``mask`` whose candidates lie farthest from the centre, for a knight
+    whose square is at doubled offset (a, b) from the centre. The candidate's doubled
+    offset is (a + 2 dr, b + 2 dc), its square a^2 + b^2 + 4 (a dr + b dc) + 20 (dr^2 +
+    dc^2 = 5 for every move): the farthest are those of the largest a dr + b dc."""
+    top = -(1 << 40)
+    out = 0
+    for m in range(8):
+        if (mask >> m) & 1:
+            v = a * _DR[m] + b * _DC[m]
+            if v > top:
+                top = v
+                out = 1 << m
+            elif v == top:
+                out |= 1 << m
+    return out
+
+
 @nb.njit(nogil=True, cache=True)
 def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
     """The moves of ``mask`` (bit ``m``: move ``m``, 0-based, ties at the least degree)
@@ -95,23 +139,9 @@ def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
     r0 = cur // width - 2
     c0 = cur - (r0 + 2) * width - 2
     if rule == ROTH:
-        # The candidate's doubled offset from the centre is (a + 2 dr, b + 2 dc), its square
-        # a^2 + b^2 + 4 (a dr + b dc) + 20 (dr^2 + dc^2 = 5 for every move): the farthest
-        # candidates are those of the largest a dr + b dc (1.14x the knight steps a second
-        # of a roth run on 1999 x 1999 against calling a key function per candidate).
-        a = 2 * r0 - rows + 1
-        b = 2 * c0 - cols + 1
-        top = -(1 << 40)
-        out = 0
-        for m in range(8):
-            if (mask >> m) & 1:
-                v = a * _DR[m] + b * _DC[m]
-                if v > top:
-                    top = v
-                    out = 1 << m
-                elif v == top:
-                    out |= 1 << m
-        return out
+        # Computed here rather than by a key per candidate: 1.14x the knight steps a
+        # second of a roth run on 1999 x 1999.
+        return _roth_narrow(2 * r0 - rows + 1, 2 * c0 - cols + 1, mask)
     best = 1 << 40
     out = 0
     for m in range(8):
@@ -123,3 +153,63 @@ def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
             elif k == best:
                 out |= 1 << m
     return out
+
+
+@nb.njit(nogil=True, cache=True)
+def _class_of(a, b, ids, table):
+    """Class of the doubled centre offset (a, b): its sign pattern over :data:`_DIRS`,
+    numbered on first sight; a new class gets its row of ``table``."""
+    key = 0
+    for i in range(_DIRS.shape[0]):
+        f = a * _DIRS[i, 0] + b * _DIRS[i, 1]
+        key = key * 3 + (0 if f < 0 else 1 if f == 0 else 2)
+    k = ids[key]
+    if k < 0:
+        k = ids[_N_KEYS]
+        ids[_N_KEYS] = k + 1
+        ids[key] = k
+        for mask in range(256):
+            table[k, mask] = _roth_narrow(a, b, mask)
+    return k
+
+
+@nb.njit(nogil=True, cache=True)
+def roth_classes(rows, cols, cls):
+    """Roth's key as look-ups: ``cls`` (int8, the padded layout) receives each board
+    square's class; returns ``table`` (uint8[classes, 256]) with ``table[cls[p], mask]``
+    equal to :func:`narrow` of rule ``roth`` at padded square ``p``. A class is the sign
+    pattern of the 12 comparisons of Roth's key (at most 49 occur: 24 sectors around the
+    centre, the 24 rays between them, the centre); along a row it changes at most 24
+    times, so the classes are filled in runs."""
+    ids = np.full(_N_KEYS + 1, -1, np.int16)
+    ids[_N_KEYS] = 0
+    table = np.zeros((64, 256), np.uint8)
+    width = cols + 4
+    nd = _DIRS.shape[0]
+    cuts = np.empty(2 * nd + 2, np.int64)
+    for r in range(rows):
+        a = 2 * r - rows + 1
+        # Where each comparison's sign may change along the row: f = a x + (2c - cols + 1) y
+        # (y > 0) is >= 0 from column ceil(n / 2y) and > 0 from floor(n / 2y) + 1,
+        # n = (cols - 1) y - a x. Comparisons with y == 0 keep one sign along the row.
+        k = 0
+        cuts[k] = 0
+        k += 1
+        cuts[k] = cols
+        k += 1
+        for i in range(nd):
+            y = _DIRS[i, 1]
+            if y > 0:
+                n = (cols - 1) * y - a * _DIRS[i, 0]
+                lo = -((-n) // (2 * y))
+                hi = n // (2 * y) + 1
+                cuts[k] = min(max(lo, 0), cols)
+                cuts[k + 1] = min(max(hi, 0), cols)
+                k += 2
+        edges = np.sort(cuts[:k])
+        base = (r + 2) * width + 2
+        for j in range(k - 1):
+            s, e = edges[j], edges[j + 1]
+            if s < e:
+                cls[base + s : base + e] = _class_of(a, 2 * s - cols + 1, ids, table)
+    return table[: ids[_N_KEYS]].copy()

@@ -12,9 +12,11 @@ does not depend on how starts and trials are split into calls.
 
 Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols + 4)``
 bytes (a 2-square margin removes bounds checks), plus one copy of the initial degrees
-when a call makes more than one walk; the path (4 or 8 bytes a square) only for
-:func:`run`. There is no neighbour table: initial degrees are computed arithmetically.
-Kernels release the GIL.
+when a call makes more than one walk, one byte a square more for ``roth`` and
+``roth-random`` (each square's class of Roth's key,
+:func:`knight.core.tiebreak.roth_classes`), and the path (4 or 8 bytes a square) only
+for :func:`run`. There is no neighbour table: initial degrees are computed
+arithmetically. Kernels release the GIL.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from knight.core.tiebreak import (
     SQUIRREL_CULL,
     check_setting,
     narrow,
+    roth_classes,
     rule_code,
 )
 from knight.core.tour import Tour
@@ -115,25 +118,24 @@ class Rule(NamedTuple):
     retries: int
 
 
-#: Rows of a walk's order in force (int64[2, 8], column ``i`` for the ``i``-th priority):
-#: the padded index step of the move, and the move (0-based).
-STEP, MOVE = 0, 1
-
-
 @nb.njit(nogil=True, cache=True)
-def _set_order(order, offsets, in_force):
+def _set_order(order, offsets, choice):
+    """Put ``order`` (0-based moves, priority first) in force: ``choice`` (int64[256])
+    receives the padded step of the move each bitmask's candidates rank first (0 for the
+    empty mask), so that breaking a tie by the order is one look-up, without a branch."""
+    prio = np.empty(8, np.int64)
     for i in range(8):
-        in_force[STEP, i] = offsets[order[i]]
-        in_force[MOVE, i] = order[i]
-
-
-@nb.njit(nogil=True, cache=True)
-def _pick(mask, in_force):
-    """The padded step of the move of ``mask`` ranked first by the order in force."""
-    for i in range(8):
-        if (mask >> in_force[MOVE, i]) & 1:
-            return in_force[STEP, i]
-    return 0
+        prio[order[i]] = i
+    # first[mask]: the move of mask ranked first, from the mask without its lowest bit.
+    first = np.empty(256, np.int64)
+    first[0] = 8
+    choice[0] = 0
+    for mask in range(1, 256):
+        low = _LOWBIT[mask]
+        rest = first[mask & (mask - 1)]
+        m = low if rest == 8 or prio[low] < prio[rest] else rest
+        first[mask] = m
+        choice[mask] = offsets[m]
 
 
 @nb.njit(nogil=True, cache=True)
@@ -154,28 +156,33 @@ def _draw(mask, offsets, key, draws):
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, path):
+def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path):
     """One run of the rule of code ``code`` from padded square ``p0`` on the prepared padded
     board ``deg`` (left dirty) of ``rows x cols`` squares, under the :class:`Schedule`
-    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move, ``lowest``
-    (int64[256]) the step of the lowest move of each bitmask (:func:`_offsets`); ``in_force``
-    (int64[2, 8]) receives the order in force (rows STEP and MOVE). ``key`` is the random
+    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move; ``choice``
+    (int64[256]) receives the order in force (:func:`_set_order`); ``roth`` is Roth's key
+    as look-ups (:func:`_roth_key`) for rules roth and roth-random. ``key`` is the random
     stream (rule ``random``); ``path`` receives the padded squares when non-empty.
     Returns (squares visited, residual tie points, last padded square).
 
     A step is one pass over the eight neighbours in move order, without branches: each
-    loses the knight's square from its degree, and the moves to the least decremented
-    degree form a bitmask. Only a tie (two or more bits) branches to the rule. (The tie
-    tree's ``_enter`` is the same step; this loop keeps its own copy, with the steps of
-    the moves in registers: 5-12 % faster here than calling a shared function.)
+    loses the knight's square from its degree, the moves to the least decremented degree
+    form a bitmask, and the order in force picks from it by one look-up (after Roth's
+    key, another). Only pohl, corner and the drawing rules branch on a tie (two or more
+    bits). (The tie tree's ``_enter`` is the same step; this loop keeps its own copy,
+    with the steps of the moves in registers: 5-12 % faster here than calling a shared
+    function.)
     """
     store = path.shape[0] > 0
     stage = 0
-    _set_order(schedule.orders[0], offsets, in_force)
+    _set_order(schedule.orders[0], offsets, choice)
     switch = schedule.switches[0]
     keyed = code == POHL or code == ROTH or code == CORNER
     drawn = code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM
     base = POHL if code == POHL_RANDOM else ROTH if code == ROTH_RANDOM else code
+    by_key = base == ROTH
+    special = (keyed or drawn) and not by_key
+    cls, table = roth
     width = cols + 4
     c0, c1, c2, c3 = offsets[0], offsets[1], offsets[2], offsets[3]
     c4, c5, c6, c7 = offsets[4], offsets[5], offsets[6], offsets[7]
@@ -189,7 +196,7 @@ def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, p
     while True:
         if cur == switch:
             stage += 1
-            _set_order(schedule.orders[stage], offsets, in_force)
+            _set_order(schedule.orders[stage], offsets, choice)
             switch = schedule.switches[stage]
         q = np.uint64(cur + c0)
         d0 = deg[q] - 1
@@ -221,15 +228,20 @@ def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, p
         e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
         e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
         mask = e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
-        step = lowest[mask]  # the move, if it is the only candidate
-        if mask & (mask - 1):  # a tie at the least degree: the rule decides
+        if by_key:
+            mask = table[cls[np.uint64(cur)], mask]  # a single move maps to itself
+        step = choice[mask]  # the only candidate, or the tie's first by the order
+        if by_key:
+            if drawn and mask & (mask - 1):
+                step, draws = _draw(mask, offsets, key, draws)
+        elif special and mask & (mask - 1):  # a tie at the least degree: key, then draw
             if keyed or base != code:
                 mask = narrow(base, mask, deg, cur, offsets, width, rows, cols, LIMIT)
             if drawn:
                 step, draws = _draw(mask, offsets, key, draws)
             else:
-                step = _pick(mask, in_force)
-            ties += (mask & (mask - 1)) != 0
+                step = choice[mask]
+        ties += (mask & (mask - 1)) != 0
         cur += step
         deg[np.uint64(cur)] = BLOCKED
         if store:
@@ -239,16 +251,23 @@ def _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, p
 
 
 @nb.njit(nogil=True, cache=True)
+def _roth_key(code, rows, cols):
+    """Roth's key as look-ups for rules roth and roth-random, empty for the others:
+    (int8 class of each padded square, uint8[classes, 256] narrowed masks), from
+    :func:`knight.core.tiebreak.roth_classes`: one more byte a square."""
+    if code != ROTH and code != ROTH_RANDOM:
+        return np.empty(0, np.int8), np.empty((0, 256), np.uint8)
+    cls = np.zeros((rows + 4) * (cols + 4), np.int8)
+    return cls, roth_classes(rows, cols, cls)
+
+
+@nb.njit(nogil=True, cache=True)
 def _offsets(cols):
-    """The padded index step of each move (int64[8]) on a board of ``cols`` columns, and
-    of the lowest move of each bitmask (int64[256]; 0 for the empty mask)."""
+    """The padded index step of each move (int64[8]) on a board of ``cols`` columns."""
     offsets = np.empty(8, np.int64)
     for k in range(8):
         offsets[k] = _DR[k] * (cols + 4) + _DC[k]
-    lowest = np.empty(256, np.int64)
-    for mask in range(256):
-        lowest[mask] = offsets[_LOWBIT[mask]] if mask else 0
-    return offsets, lowest
+    return offsets
 
 
 @nb.njit(nogil=True, cache=True)
@@ -263,8 +282,9 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
     """
     code, schedule, order_table, seed, retries = rule
     size = rows * cols
-    offsets, lowest = _offsets(cols)
-    in_force = np.empty((2, 8), np.int64)
+    offsets = _offsets(cols)
+    choice = np.empty(256, np.int64)
+    roth = _roth_key(code, rows, cols)
     no_switch = np.full(1, -1, np.int64)
     drawn = code == RANDOM_ORDER
     nt = trials.shape[0]
@@ -287,10 +307,10 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
                     rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                     r = np.int64(rank)
                     one = Schedule(order_table[r : r + 1], no_switch)
-                    n, ties, pend = _walk(FIXED, deg, offsets, lowest, in_force, rows, cols, p0, one, key, path)
+                    n, ties, pend = _walk(FIXED, deg, offsets, choice, roth, rows, cols, p0, one, key, path)
                     order_out[row] = r
                 else:
-                    n, ties, pend = _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, key, path)
+                    n, ties, pend = _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
                 steps += n - 1
                 attempt += 1
                 if not drawn or n == size or attempt == retries:
@@ -307,8 +327,9 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
     the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``deg`` is a
     scratch padded int8 board. Returns the knight steps."""
     size = rows * cols
-    offsets, lowest = _offsets(cols)
-    in_force = np.empty((2, 8), np.int64)
+    offsets = _offsets(cols)
+    choice = np.empty(256, np.int64)
+    roth = _roth_key(code, rows, cols)
     no_path = np.empty(0, np.int32)
     order = np.empty((1, 8), np.uint8)
     schedule = Schedule(order, np.full(1, -1, np.int64))
@@ -321,7 +342,7 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
         s = starts[i]
         p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
         order[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(code, deg, offsets, lowest, in_force, rows, cols, p0, schedule, np.uint64(0), no_path)
+        n, ties, pend = _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, np.uint64(0), no_path)
         steps += n - 1
         record_row(out, i, n, ties, p0, pend, offsets, cols, size)
     return steps
