@@ -77,16 +77,19 @@ def _reached(row: dict) -> str:
     return f"m = {row['m']:,}: {row['visited']:,} of {row['squares']:,} squares"
 
 
+def _more(total: int, limit: int) -> str:
+    """How many items past the first ``limit`` of ``total`` only the evidence table holds."""
+    return f", ... ({total - limit:,} more in the evidence table)" if total > limit else ""
+
+
 def _listed(frame: pl.DataFrame, limit: int = 12) -> str:
     shown = [f"{r['m']:,} ({r['visited']:,}/{r['squares']:,})" for r in frame.head(limit).iter_rows(named=True)]
-    more = f", ... ({frame.height - limit:,} more in the evidence table)" if frame.height > limit else ""
-    return ", ".join(shown) + more
+    return ", ".join(shown) + _more(frame.height, limit)
 
 
 def _sides(sides: list[int], limit: int = 12) -> str:
     """The first ``limit`` sides as ranges, and how many more the evidence table holds."""
-    more = f", ... ({len(sides) - limit:,} more in the evidence table)" if len(sides) > limit else ""
-    return describe_range(sides[:limit]) + more
+    return describe_range(sides[:limit]) + _more(len(sides), limit)
 
 
 def tours_from_corner(claim: Claim, runs) -> Finding:

@@ -192,11 +192,8 @@ def roth_classes(rows, cols, cls):
         # Where each comparison's sign may change along the row: f = a x + (2c - cols + 1) y
         # (y > 0) is >= 0 from column ceil(n / 2y) and > 0 from floor(n / 2y) + 1,
         # n = (cols - 1) y - a x. Comparisons with y == 0 keep one sign along the row.
-        k = 0
-        cuts[k] = 0
-        k += 1
-        cuts[k] = cols
-        k += 1
+        cuts[0], cuts[1] = 0, cols
+        k = 2
         for i in range(nd):
             y = _DIRS[i, 1]
             if y > 0:

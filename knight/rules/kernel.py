@@ -180,8 +180,9 @@ def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
     keyed = code == POHL or code == ROTH or code == CORNER
     drawn = code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM
     base = POHL if code == POHL_RANDOM else ROTH if code == ROTH_RANDOM else code
-    by_key = base == ROTH
-    special = (keyed or drawn) and not by_key
+    by_key = base == ROTH  # Roth's key by look-ups, on every step
+    narrowing = (keyed or base != code) and not by_key  # pohl, corner: narrow() on a tie
+    special = narrowing or drawn
     cls, table = roth
     width = cols + 4
     c0, c1, c2, c3 = offsets[0], offsets[1], offsets[2], offsets[3]
@@ -231,11 +232,8 @@ def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
         if by_key:
             mask = table[cls[np.uint64(cur)], mask]  # a single move maps to itself
         step = choice[mask]  # the only candidate, or the tie's first by the order
-        if by_key:
-            if drawn and mask & (mask - 1):
-                step, draws = _draw(mask, offsets, key, draws)
-        elif special and mask & (mask - 1):  # a tie at the least degree: key, then draw
-            if keyed or base != code:
+        if special and mask & (mask - 1):  # a tie at the least degree: key, then draw
+            if narrowing:
                 mask = narrow(base, mask, deg, cur, offsets, width, rows, cols, LIMIT)
             if drawn:
                 step, draws = _draw(mask, offsets, key, draws)
