@@ -250,8 +250,9 @@ def before(path: str, repeats: int, nodes: int, n: int = 19, k: int = 10) -> Non
     ratios = [a / b for a, b in zip(times["after"], times["before"])]
     print(
         f"dominate {n} {k}, {nodes} of the plan's {plan.nodes} nodes at depth {plan.depth} (nodes visited: "
-        f"before {a[2]:,}, after {b[2]:,}): before {statistics.median(times['before']):.2f} s, after {statistics.median(times['after']):.2f} s "
-        f"CPU; after / before {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        f"before {a[2]:,}, after {b[2]:,}): before {statistics.median(times['before']):.2f} s, "
+        f"after {statistics.median(times['after']):.2f} s CPU; "
+        f"after / before {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
     )
 
 
