@@ -89,6 +89,7 @@ def test_a_closing_local_cluster_drops_only_its_timed_out_wait():
     closing cluster's wait, collected later). That record is dropped; asyncio's others,
     another exception never retrieved included, are not."""
     import asyncio
+    import gc
     import logging
 
     records = []
@@ -107,8 +108,6 @@ def test_a_closing_local_cluster_drops_only_its_timed_out_wait():
                 del fut  # never retrieved: asyncio logs it when the future is collected
         finally:
             loop.close()
-        import gc
-
         gc.collect()
     finally:
         root.removeHandler(catch)

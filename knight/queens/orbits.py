@@ -221,13 +221,14 @@ def _child_fails(d, q, g, k, cover, lv):
     W = uncovered.shape[1]
     rr = k - d - 1
     T = top_queens.shape[1]
+    qu = np.uint64(q)
     for i in range(rr):
         best[i] = top_gains[d, T - 1]
     for i in range(T):
         x = top_queens[d, i]
         if x < 0 or x == q or not _has(lv.allowed[d], x):
             continue
-        xu, qu = np.uint64(x), np.uint64(q)
+        xu = np.uint64(x)
         lost = 0
         for w in range(W):
             lost += popcount(cover[xu, w] & cover[qu, w] & uncovered[d, w])
