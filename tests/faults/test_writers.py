@@ -34,7 +34,11 @@ def start_sweep(out, *extra):
 
 def test_a_second_writer_is_refused_at_once(tmp_path):
     """The issue's repro: knight sweep 8 --out Y --chunk-runs 500000 & sleep 0.5; knight sweep 8 --out Y."""
-    first = start_sweep(tmp_path)
+    # Brute force on one thread (the same rows): the first writer holds the folder for
+    # seconds, not the tree's fraction of one, so a loaded machine's slow start of the
+    # second process still meets it (a fresh-clone CI run beside a 2-core study saw the
+    # tree's sweep end first).
+    first = start_sweep(tmp_path, "--engine", "brute", "--workers", "1")
     t0 = time.perf_counter()
     second = subprocess.run([*KNIGHT, "sweep", "8", "--out", str(tmp_path)], capture_output=True, text=True)
     refused_in = time.perf_counter() - t0
