@@ -136,21 +136,25 @@ def test_roth_scan_sample_equals_naive(roth_scan):
         assert rows["first_rows"][r] == first, ORDERS[r]
 
 
-def test_rectangle_scan_equals_naive():
-    """Fixed orders over every R x C, 5 <= R, C <= 7, in the scan's board order (squares,
-    then rows): the first failing board of a sample of orders, by the naive walk."""
-    boards = scan_boards({"from": 5, "to": 7, "rectangles": True})
-    assert [b.name for b in boards] == ["5x5", "5x6", "6x5", "5x7", "7x5", "6x6", "6x7", "7x6", "7x7"]
-    ranks = np.array(sorted(random.Random(11).sample(range(40320), 60)))
+@pytest.mark.parametrize("lo, hi, sample", [(5, 7, 60), (10, 14, 30)])
+def test_rectangle_scan_equals_naive(lo, hi, sample):
+    """Fixed orders over every R x C, lo <= R, C <= hi, in the scan's board order (squares,
+    then rows): the first failing board of a sample of orders and the squares reached on
+    it, by the naive walk (10..14: the issue's range for Squirrel and Cull's p. 115 claim)."""
+    boards = scan_boards({"from": lo, "to": hi, "rectangles": True})
+    if lo == 5:
+        assert [b.name for b in boards] == ["5x5", "5x6", "6x5", "5x7", "7x5", "6x6", "6x7", "7x6", "7x7"]
+    assert len(boards) == (hi - lo + 1) ** 2
+    ranks = np.array(sorted(random.Random(11).sample(range(40320), sample)))
     rows = first_failures("fixed", boards, ranks)
     for i, r in enumerate(ranks):
-        first = (0, 0)
+        first = (0, 0, 0)
         for b in boards:
             visited, _, complete, _, _ = naive_fixed(b.rows, b.cols, 0, ORDERS[r])
             if not complete:
-                first = (b.rows, b.cols)
+                first = (b.rows, b.cols, visited)
                 break
-        assert (rows["first_rows"][i], rows["first_cols"][i]) == first, ORDERS[r]
+        assert (rows["first_rows"][i], rows["first_cols"][i], rows["visited"][i]) == first, ORDERS[r]
 
 
 def test_longest_lasting_orders_of_a_scan(roth_scan):
