@@ -190,7 +190,7 @@ def _walk(rule, deg, offsets, width, rows, cols, p0, orders, switches, key, path
             break
         if cnt > 1:
             if rule == POHL or rule == ROTH or rule == CORNER:
-                mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, LIMIT)
+                mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, LIMIT, None)
                 cnt = 0
                 for m in range(8):
                     cnt += (mask >> m) & 1

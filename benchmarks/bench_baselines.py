@@ -124,9 +124,10 @@ def rule_pair(board, rule, starts, trials, seed=1, retries=3):
         return steps, attempts, used, outs
 
     def new():
-        deg, attempts, used, outs = arrays()
+        _, attempts, used, outs = arrays()
         spec = kernel.Rule(code, kernel.Schedule(orders, switches), table, np.uint64(seed), retries)
-        steps = kernel.run_batch(spec, board.rows, board.cols, starts, trials, deg, path, outs, attempts, used)
+        cells = kernel.board_cells(board, code)
+        steps = kernel.run_batch(spec, board.rows, board.cols, starts, trials, cells, path, outs, attempts, used)
         return steps, attempts, used, outs
 
     return old, new
@@ -147,8 +148,9 @@ def pairs_pair(board, rule, starts, ranks):
         return steps, outs
 
     def new():
-        deg, outs = arrays()
-        steps = kernel.run_pairs(code, board.rows, board.cols, starts, ranks, table, deg, outs)
+        _, outs = arrays()
+        cells = kernel.board_cells(board, code)
+        steps = kernel.run_pairs(code, board.rows, board.cols, starts, ranks, table, cells, outs)
         return steps, outs
 
     return old, new

@@ -14,6 +14,11 @@
 5. Peak RSS of one 10,000 x 10,000 ``fixed`` run in a subprocess (``/usr/bin/time -v``
    when present, else the child's getrusage), beside the same process on a 5 x 5 board.
 
+``--layouts RULES`` instead runs each rule of RULES (e.g. ``squirrel-cull,roth``) from
+(1, 1) on each board of ``--boards`` with the board row by row and in tiles
+(:mod:`knight.core.layout`; the kernel itself tiles from ``TILED_ROWS`` rows), alternating
+for ``--rounds`` rounds, rows checked equal: thread CPU (setting up the board included).
+
 ``--before FILE`` instead runs another version of ``knight/rules/kernel.py`` against this
 one (e.g. ``git show REV:knight/rules/kernel.py > /tmp/kernel_before.py``): one run from
 (1, 1) per rule on each board of ``--boards``, the two alternating for ``--rounds``
@@ -21,6 +26,7 @@ rounds, rows checked equal; thread CPU time, after / before as a median and a ra
 
     python benchmarks/bench_rules.py [--threads 2] [--sc-max 2000] [--big 10000]
     python benchmarks/bench_rules.py --before /tmp/kernel_before.py [--boards 2001,4001] [--rounds 5]
+    python benchmarks/bench_rules.py --layouts squirrel-cull,roth --boards 2001,6001,10000 --rounds 3
 """
 
 from __future__ import annotations
@@ -210,6 +216,78 @@ def before(path: str, sides: list[int], rounds: int) -> None:
             )
 
 
+def _cells(board: Board, code: int, in_tiles: bool):
+    """The rule kernel's Cells of ``board`` in the layout asked for, whatever its size."""
+    from knight.core.layout import cell_count, tile_steps
+    from knight.core.tiebreak import rule_code
+    from knight.rules import kernel
+
+    n = cell_count(board.rows, board.cols, in_tiles)
+    tiles = tile_steps(board.cols) if in_tiles else np.empty(0, np.int64)
+    roth = code in (rule_code("roth"), rule_code("roth-random"))
+    return kernel.Cells(np.empty(n, np.int8), np.zeros(n if roth else 0, np.int8), tiles)
+
+
+def _layout_run(board: Board, rule: str, in_tiles: bool):
+    """One run from square 0 with the board row by row or in tiles: (thread seconds, row)."""
+    from knight.core.layout import tile_cols, tiled_cell
+    from knight.core.tiebreak import rule_code
+    from knight.rules import kernel
+    from knight.rules.squirrel_cull import schedule
+
+    code = rule_code(rule)
+    if rule == "squirrel-cull":
+        orders, switches = schedule(board.rows)
+        on = switches >= 0
+        r, c = np.divmod(switches[on], board.cols)
+        switches[on] = (
+            tiled_cell.py_func(r + 2, c + 2, tile_cols(board.cols)) if in_tiles else (r + 2) * (board.cols + 4) + c + 2
+        )
+    else:
+        orders, switches = np.arange(8, dtype=np.uint8)[None, :], np.full(1, -1, np.int64)
+    spec = kernel.Rule(code, kernel.Schedule(orders, switches), all_orders(), np.uint64(1), 3)
+    out = Outcomes.empty(1, np.uint32)
+    t0 = time.thread_time()
+    cells = _cells(board, code, in_tiles)
+    steps = kernel.run_batch(
+        spec,
+        board.rows,
+        board.cols,
+        np.zeros(1, np.uint32),
+        np.zeros(1, np.uint32),
+        cells,
+        np.empty(0, np.int32),
+        out,
+        np.empty(1, np.uint16),
+        np.empty(1, np.int32),
+    )
+    return time.thread_time() - t0, (int(out.visited[0]), int(out.end[0]), int(out.ties[0]), int(steps))
+
+
+def layouts(sides: list[int], rounds: int, rules: list[str]) -> None:
+    """The board row by row against in tiles (knight.core.layout), whatever the board's size."""
+    for rule in rules:
+        _layout_run(Board(8, 8), rule, False), _layout_run(Board(8, 8), rule, True)
+    print(f"\n# rule kernel, board in tiles / row by row, thread CPU, one run from (1, 1), {rounds} rounds alternating")
+    for side in sides:
+        board = Board(side, side)
+        for rule in rules:
+            secs = {False: [], True: []}
+            rows = {}
+            for r in range(rounds):
+                for in_tiles in (False, True) if r % 2 == 0 else (True, False):
+                    dt, rows[in_tiles] = _layout_run(board, rule, in_tiles)
+                    secs[in_tiles].append(dt)
+            if rows[False] != rows[True]:
+                raise SystemExit(f"{rule} on {side}x{side}: the two layouts give different rows")
+            rate = {k: rows[k][3] / statistics.median(v) / 1e6 for k, v in secs.items()}
+            ratios = [a / b for a, b in zip(secs[False], secs[True])]
+            print(
+                f"{rule:>14} {side}x{side}: row by row {rate[False]:.1f} M steps/s, in tiles {rate[True]:.1f}; "
+                f"speed-up {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=2)
@@ -218,7 +296,11 @@ def main() -> None:
     ap.add_argument("--before", metavar="FILE", help="another knight/rules/kernel.py against this one")
     ap.add_argument("--boards", default="2001,4001", help="board sides for --before, e.g. 2001,4001")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds for --before")
+    ap.add_argument("--layouts", metavar="RULES", help="row by row against in tiles for these rules (a,b,...)")
     args = ap.parse_args()
+    if args.layouts:
+        layouts([int(x) for x in args.boards.split(",")], args.rounds, args.layouts.split(","))
+        return
     if args.before:
         before(args.before, [int(x) for x in args.boards.split(",")], args.rounds)
         return

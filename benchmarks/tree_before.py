@@ -286,7 +286,7 @@ def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
         cur = path[n - 1]
         mask = _least(deg, cur, width)
         if rule != FIXED and _POPCOUNT[mask] > 1:
-            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT)
+            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT, None)
         if _POPCOUNT[mask] == 1:  # a forced move
             n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
             steps += 1
@@ -404,7 +404,7 @@ def _tree_slice(deg0, offsets, p0, rows, cols, rule, wanted, prio, leaf_of, leaf
         cur = path[n - 1]
         mask = _least(deg, cur, width)
         if rule != FIXED and _POPCOUNT[mask] > 1:
-            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT)
+            mask = narrow(rule, mask, deg, cur, offsets, width, rows, cols, _LIMIT, None)
         if _POPCOUNT[mask] == 1:  # a forced move
             n = _visit(deg, path, saved, n, cur + offsets[_LOWBIT[mask]], width)
             steps += 1

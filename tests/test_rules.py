@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from knight.core.board import Board
-from knight.rules import rng
+from knight.core.layout import TILED_ROWS, cell_count, tile_cols, tile_steps, tiled_cell, tiled_coords
+from knight.rules import kernel, rng
 from knight.rules.kernel import outcomes, pair_outcomes, run
 from knight.rules.squirrel_cull import schedule
 from knight.sweep.brute import outcomes as fixed_outcomes
@@ -318,8 +319,11 @@ def test_every_function_of_the_library_stays_small():
 @pytest.mark.parametrize("rows, cols", [(1, 1), (1, 7), (2, 3), (5, 5), (6, 6), (8, 8), (9, 9), (7, 12), (15, 14)])
 def test_roth_classes_pick_the_farthest_candidates(rows, cols):
     """Every square, every mask: the table's moves are those of the mask whose candidate
-    is farthest from the centre (docs/conventions.md), computed here directly."""
-    check_roth_classes(rows, cols, [(r, c) for r in range(rows) for c in range(cols)])
+    is farthest from the centre (docs/conventions.md), computed here directly; in both
+    layouts."""
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    check_roth_classes(rows, cols, squares)
+    check_roth_classes(rows, cols, squares, in_tiles=True)
 
 
 @pytest.mark.parametrize("side", [100, 1999, 2000])
@@ -332,15 +336,16 @@ def test_roth_classes_on_large_boards(side):
     check_roth_classes(side, side, squares + near_lines + diagonals + [t for t in thirds if 0 <= t[1] < side])
 
 
-def check_roth_classes(rows, cols, squares):
+def check_roth_classes(rows, cols, squares, in_tiles=False):
     from knight.core.tiebreak import roth_classes
 
     width = cols + 4
-    cls = np.full((rows + 4) * width, -1, np.int8)
-    table = roth_classes(rows, cols, cls)
+    tc = tile_cols(cols) if in_tiles else 0
+    cls = np.full(cell_count(rows, cols, in_tiles), -1, np.int8)
+    table = roth_classes(rows, cols, cls, tc)
     moves = [nr.MOVES[m] for m in sorted(nr.MOVES)]
     for r, c in squares:
-        got = cls[(r + 2) * width + c + 2]
+        got = cls[tiled_cell(r + 2, c + 2, tc) if in_tiles else (r + 2) * width + c + 2]
         assert 0 <= got < len(table), (r, c)
         dist = [(2 * (r + dr) - rows + 1) ** 2 + (2 * (c + dc) - cols + 1) ** 2 for dr, dc in moves]
         for mask in range(256):
@@ -362,3 +367,113 @@ def test_order_in_force_is_the_first_ranked_move_of_every_mask():
             first = next(int(ch) - 1 for ch in order if mask >> (int(ch) - 1) & 1)
             assert choice[mask] == offsets[first], (order, mask)
         assert choice[0] == 0
+
+
+# --- the tiled layout (boards of TILED_ROWS rows or more) ---------------------------
+@pytest.mark.parametrize("rows, cols", [(1, 1), (3, 5), (6, 4), (12, 13), (17, 20)])
+def test_tiled_cells_and_steps(rows, cols):
+    """Padded squares map one to one into the tiles, and each move's step lands on the
+    cell of the square the move reaches (checked by coordinates, square by square)."""
+    tc = tile_cols(cols)
+    assert tc * 8 >= cols + 4 > (tc - 1) * 8
+    coords = [(pr, pc) for pr in range(rows + 4) for pc in range(cols + 4)]
+    cells = [tiled_cell(pr, pc, tc) for pr, pc in coords]
+    assert len(set(cells)) == len(cells) and 0 <= min(cells) and max(cells) < cell_count(rows, cols, True)
+    assert [tiled_coords(p, tc) for p in cells] == coords
+    steps = tile_steps(cols)
+    where = dict(zip(coords, cells))
+    squares = np.arange(rows * cols)
+    in_tiles = kernel.squares_to_cells(squares, cols, True)
+    assert in_tiles.tolist() == [where[(int(s) // cols + 2, int(s) % cols + 2)] for s in squares]
+    for tiles in (False, True):
+        assert np.array_equal(
+            kernel.cells_to_squares(kernel.squares_to_cells(squares, cols, tiles), cols, tiles), squares
+        )
+    for r in range(rows):
+        for c in range(cols):
+            p = where[(r + 2, c + 2)]
+            for m, (dr, dc) in enumerate(nr.MOVES[k] for k in sorted(nr.MOVES)):
+                assert p + steps[8 * (p % 64) + m] == where[(r + 2 + dr, c + 2 + dc)], (r, c, m)
+
+
+def _tiled_batch(board, rule, starts, trials, order, seed, retries):
+    """``outcomes`` with the board in tiles whatever its size: ``run_batch`` called
+    directly, the schedule's switch squares put in tiles here."""
+    code = kernel.rule_code(rule)
+    if rule == "squirrel-cull":
+        orders, switches = schedule(board.rows)
+        on = switches >= 0
+        r, c = np.divmod(switches[on], board.cols)
+        switches[on] = [tiled_cell(int(a) + 2, int(b) + 2, tile_cols(board.cols)) for a, b in zip(r, c)]
+    else:
+        orders, switches = nr_order(order)[None, :], np.full(1, -1, np.int64)
+    n = len(starts) * len(trials)
+    out = kernel.Outcomes.empty(n, np.uint32)
+    attempts, used = np.empty(n, np.uint16), np.full(n, _rank(order) if rule in ORDERED else -1, np.int32)
+    path = np.empty(board.size, np.int64)
+    n_cells = cell_count(board.rows, board.cols, True)
+    cells = kernel.Cells(np.empty(n_cells, np.int8), np.zeros(n_cells, np.int8), tile_steps(board.cols))
+    spec = kernel.Rule(code, kernel.Schedule(orders, switches), kernel.all_orders(), np.uint64(seed), retries)
+    args = (np.asarray(starts, np.uint32), np.asarray(trials, np.uint32), cells, path)
+    steps = kernel.run_batch(spec, board.rows, board.cols, *args, out, attempts, used)
+    rows = [
+        tuple(int(x[i]) for x in (out.visited, out.end, out.complete, out.closed, attempts, used, out.ties))
+        for i in range(n)
+    ]
+    pr, pc = tiled_coords(path[: out.visited[-1]], tile_cols(board.cols))
+    return rows, steps, ((pr - 2) * board.cols + pc - 2).tolist()
+
+
+ORDERED = ("fixed", "pohl", "roth", "corner")
+
+
+def nr_order(text):
+    return np.array([int(ch) - 1 for ch in text], np.uint8)
+
+
+@pytest.mark.parametrize("rule", nr.RULES)
+def test_rules_in_tiles_match_reference(rule):
+    """Every rule on small boards stored in tiles: rows, steps and the last path equal
+    the reference walk's (the layout is otherwise used only from TILED_ROWS rows)."""
+    gen = np.random.default_rng(7 + nr.RULES.index(rule))
+    boards = [(m, m) for m in (5, 8, 13, 20)] if rule == "squirrel-cull" else BOARDS
+    for rows, cols in boards:
+        board = Board(rows, cols)
+        starts = [int(s) for s in gen.choice(board.size, size=min(3, board.size), replace=False)]
+        order = nr.ORDER_STRINGS[int(gen.integers(40320))]
+        seed, trials, retries = int(gen.integers(0, 2**40)), [int(t) for t in gen.integers(0, 1000, 2)], 3
+        got, steps, path = _tiled_batch(board, rule, starts, trials, order, seed, retries)
+        want = [_want(rows, cols, s, rule, order, seed, t, retries) for s in starts for t in trials]
+        assert got == [w for w, _ in want], (rows, cols)
+        assert path == want[-1][1]["path"]
+        if rule != "random-order":
+            assert steps == sum(w["visited"] - 1 for _, w in want)
+
+
+def test_layout_by_rule_and_size():
+    """Squirrel-cull's boards go in tiles from TILED_ROWS rows; every other rule's stay row by row."""
+    big, small = Board(TILED_ROWS, TILED_ROWS), Board(TILED_ROWS - 1, TILED_ROWS - 1)
+    assert [kernel.in_tiles(big, code) for code in range(len(nr.RULES))] == [r == "squirrel-cull" for r in nr.RULES]
+    assert not kernel.in_tiles(small, kernel.rule_code("squirrel-cull"))
+    cells = kernel.board_cells(big, kernel.rule_code("squirrel-cull"))
+    assert cells.tiles.size == 512 and cells.deg.size == cell_count(TILED_ROWS, TILED_ROWS, True)
+
+
+def test_squirrel_cull_in_tiles_at_the_threshold():
+    """m = TILED_ROWS through the public API (in tiles) against the same board row by row
+    (run_batch given a row-by-row Cells): the same outcome row and knight steps."""
+    m = TILED_ROWS
+    got = outcomes(Board(m, m), "squirrel-cull", [0])
+    code = kernel.rule_code("squirrel-cull")
+    orders, switches = schedule(m)
+    on = switches >= 0
+    switches[on] = kernel.squares_to_cells(switches[on], m, False)
+    cells = kernel.Cells(np.empty(cell_count(m, m, False), np.int8), np.zeros(0, np.int8), np.empty(0, np.int64))
+    spec = kernel.Rule(code, kernel.Schedule(orders, switches), kernel.all_orders(), np.uint64(0), 1)
+    out, one = kernel.Outcomes.empty(1, np.uint32), np.zeros(1, np.uint32)
+    no_path, attempts, used = np.empty(0, np.int32), np.empty(1, np.uint16), np.empty(1, np.int32)
+    steps = kernel.run_batch(spec, m, m, one, one, cells, no_path, out, attempts, used)
+    assert [int(got[k][0]) for k in ("visited", "end", "complete", "closed", "ties")] == [
+        int(x[0]) for x in (out.visited, out.end, out.complete, out.closed, out.ties)
+    ]
+    assert got["steps"][0] == steps and got["visited"][0] == m * m

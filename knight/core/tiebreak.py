@@ -16,7 +16,7 @@ choose among the tied set T of candidates sharing the least degree
 Kernels work on the padded layout of :func:`knight.core.layout.padded` (a 2-square
 margin, ``width = cols + 4``): padded index ``p`` is board square
 ``(p // width - 2, p % width - 2)``; visited and margin squares hold a degree of at
-least ``limit``.
+least ``limit``; :func:`narrow` also takes the rule kernel's tiled layout (same module).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import MOVES
+from knight.core.layout import place_row, tile_cols, tiled_coords
 
 #: Rule names, in the order of their integer codes.
 RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
@@ -64,13 +65,17 @@ def rule_code(name: str) -> int:
 
 
 @nb.njit(nogil=True, cache=True)
-def _key(rule, deg, p, r, c, offsets, rows, cols, limit):
-    """Key of the candidate at padded index ``p``, board row ``r``, column ``c`` under
-    ``pohl`` or ``corner`` (smaller wins); :func:`narrow` computes ``roth``'s itself."""
+def _key(rule, deg, p, r, c, offsets, tiles, rows, cols, limit):
+    """Key of the candidate at cell ``p``, board row ``r``, column ``c`` under ``pohl``
+    or ``corner`` (smaller wins); :func:`narrow` computes ``roth``'s itself. ``offsets``
+    and ``tiles`` as in :func:`narrow`."""
     if rule == POHL:
         score = 0
         for j in range(8):
-            d = deg[p + offsets[j]]
+            if tiles is None:
+                d = deg[p + offsets[j]]
+            else:
+                d = deg[p + tiles[(p & 63) * 8 + j]]
             if d < limit:
                 score += d
         return score
@@ -129,15 +134,22 @@ def _roth_narrow(a, b, mask):
 
 
 @nb.njit(nogil=True, cache=True)
-def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
+def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit, tiles):
     """The moves of ``mask`` (bit ``m``: move ``m``, 0-based, ties at the least degree)
     whose candidates have the best key under ``rule``; ``mask`` itself for rules
-    without a key. ``cur`` is the knight's padded square, already marked visited; its
-    row and column are found once (one division), the candidates' by the moves' steps."""
+    without a key. ``cur`` is the knight's cell, already marked visited. Row by row
+    (``tiles`` is ``None``), ``offsets`` gives the step of each move and ``width`` the
+    padded row; in tiles (:mod:`knight.core.layout`), ``tiles`` is
+    :func:`knight.core.layout.tile_steps`. The knight's row and column are found once,
+    the candidates' by the moves' steps."""
     if rule != POHL and rule != ROTH and rule != CORNER:
         return mask
-    r0 = cur // width - 2
-    c0 = cur - (r0 + 2) * width - 2
+    if tiles is None:
+        r0 = cur // width - 2
+        c0 = cur - (r0 + 2) * width - 2
+    else:
+        pr, pc = tiled_coords(cur, tile_cols(cols))
+        r0, c0 = pr - 2, pc - 2
     if rule == ROTH:
         # Computed here rather than by a key per candidate: 1.14x the knight steps a
         # second of a roth run on 1999 x 1999.
@@ -146,7 +158,8 @@ def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit):
     out = 0
     for m in range(8):
         if (mask >> m) & 1:
-            k = _key(rule, deg, cur + offsets[m], r0 + _DR[m], c0 + _DC[m], offsets, rows, cols, limit)
+            p = cur + offsets[m] if tiles is None else cur + tiles[(cur & 63) * 8 + m]
+            k = _key(rule, deg, p, r0 + _DR[m], c0 + _DC[m], offsets, tiles, rows, cols, limit)
             if k < best:
                 best = k
                 out = 1 << m
@@ -174,17 +187,18 @@ def _class_of(a, b, ids, table):
 
 
 @nb.njit(nogil=True, cache=True)
-def roth_classes(rows, cols, cls):
-    """Roth's key as look-ups: ``cls`` (int8, the padded layout) receives each board
-    square's class; returns ``table`` (uint8[classes, 256]) with ``table[cls[p], mask]``
-    equal to :func:`narrow` of rule ``roth`` at padded square ``p``. A class is the sign
+def roth_classes(rows, cols, cls, tc):
+    """Roth's key as look-ups: ``cls`` (int8, zeros, the padded layout row by row when
+    ``tc`` is 0, else in tiles of ``tc`` across: :mod:`knight.core.layout`) receives each
+    board square's class; returns ``table`` (uint8[classes, 256]) with ``table[cls[p],
+    mask]`` equal to :func:`narrow` of rule ``roth`` at cell ``p``. A class is the sign
     pattern of the 12 comparisons of Roth's key (at most 49 occur: 24 sectors around the
     centre, the 24 rays between them, the centre); along a row it changes at most 24
     times, so the classes are filled in runs."""
     ids = np.full(_N_KEYS + 1, -1, np.int16)
     ids[_N_KEYS] = 0
     table = np.zeros((64, 256), np.uint8)
-    width = cols + 4
+    line = np.zeros(cols + 4, np.int8)
     nd = _DIRS.shape[0]
     cuts = np.empty(2 * nd + 2, np.int64)
     for r in range(rows):
@@ -204,9 +218,9 @@ def roth_classes(rows, cols, cls):
                 cuts[k + 1] = min(max(hi, 0), cols)
                 k += 2
         edges = np.sort(cuts[:k])
-        base = (r + 2) * width + 2
         for j in range(k - 1):
             s, e = edges[j], edges[j + 1]
             if s < e:
-                cls[base + s : base + e] = _class_of(a, 2 * s - cols + 1, ids, table)
+                line[2 + s : 2 + e] = _class_of(a, 2 * s - cols + 1, ids, table)
+        place_row(cls, r + 2, line, tc)
     return table[: ids[_N_KEYS]].copy()

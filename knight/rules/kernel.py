@@ -11,7 +11,9 @@ first complete tour or after ``retries`` attempts; a row reports the last attemp
 does not depend on how starts and trials are split into calls.
 
 Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols + 4)``
-bytes (a 2-square margin removes bounds checks), plus one copy of the initial degrees
+bytes (a 2-square margin removes bounds checks; for squirrel-cull from
+:data:`knight.core.layout.TILED_ROWS` rows, in tiles of 8 x 8 cells rounded up to whole
+tiles: :func:`in_tiles`), plus one copy of the initial degrees
 when a call makes more than one walk, one byte a square more for ``roth`` and
 ``roth-random`` (each square's class of Roth's key,
 :func:`knight.core.tiebreak.roth_classes`), and the path (4 or 8 bytes a square) only
@@ -29,7 +31,18 @@ import numpy as np
 
 from knight.core.board import MOVES, Board
 from knight.core.checks import int_arg
-from knight.core.layout import BLOCKED, Outcomes, padded_size, record_row
+from knight.core.layout import (
+    BLOCKED,
+    Outcomes,
+    cell_count,
+    place_row,
+    record_row,
+    tile_cols,
+    tile_steps,
+    tiled,
+    tiled_cell,
+    tiled_coords,
+)
 from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
 from knight.core.orders import rank as order_rank
 from knight.core.tiebreak import (
@@ -76,28 +89,49 @@ def _border_degree(r, c, rows, cols):
 
 
 @nb.njit(nogil=True, cache=True)
-def fill_degrees(deg, rows, cols):
-    """Fill the padded int8 board ``deg``: each square's number of on-board knight
-    moves, ``BLOCKED`` on the margin. Squares two or more away from every edge have 8."""
-    width = cols + 4
+def _degree_line(line, r, rows, cols):
+    """Board row ``r`` of the initial degrees into the padded ``line`` (margins kept)."""
+    if r >= 2 and r < rows - 2:
+        line[4:cols] = 8
+        for c in range(min(2, cols)):
+            line[c + 2] = _border_degree(r, c, rows, cols)
+        for c in range(max(2, cols - 2), cols):
+            line[c + 2] = _border_degree(r, c, rows, cols)
+    else:
+        for c in range(cols):
+            line[c + 2] = _border_degree(r, c, rows, cols)
+
+
+@nb.njit(nogil=True, cache=True)
+def fill_degrees(deg, rows, cols, tc):
+    """Fill the padded int8 board ``deg`` (row by row when ``tc`` is 0, else in tiles of
+    ``tc`` across: :mod:`knight.core.layout`): each square's number of on-board knight
+    moves, ``BLOCKED`` elsewhere. Squares two or more away from every edge have 8; in
+    tiles, every band of eight rows that holds only such rows is one copy of the first."""
     deg[:] = BLOCKED
-    for r in range(rows):
-        base = (r + 2) * width + 2
-        if r >= 2 and r < rows - 2:
-            for c in range(2, cols - 2):
-                deg[base + c] = 8
-            for c in range(min(2, cols)):
-                deg[base + c] = _border_degree(r, c, rows, cols)
-            for c in range(max(2, cols - 2), cols):
-                deg[base + c] = _border_degree(r, c, rows, cols)
-        else:
-            for c in range(cols):
-                deg[base + c] = _border_degree(r, c, rows, cols)
+    width = cols + 4
+    if tc == 0:
+        for r in range(rows):
+            _degree_line(deg[(r + 2) * width : (r + 3) * width], r, rows, cols)  # in place
+        return
+    line = np.full(width, BLOCKED, np.int8)
+    band = tc * 64
+    first = -1  # the first band of interior rows only, copied to the others
+    for t in range((rows + 11) >> 3):
+        lo, hi = t * 8 - 2, t * 8 + 6  # the board rows of band t
+        if lo >= 2 and hi <= rows - 2 and first >= 0:
+            deg[t * band : (t + 1) * band] = deg[first * band : (first + 1) * band]
+            continue
+        for r in range(max(lo, 0), min(hi, rows)):
+            _degree_line(line, r, rows, cols)
+            place_row(deg, r + 2, line, tc)
+        if lo >= 2 and hi <= rows - 2:
+            first = t
 
 
 class Schedule(NamedTuple):
     """The tie orders of a walk: ``orders`` (uint8[k, 8], 0-based moves in priority order)
-    and ``switches`` (int64[k], padded square or -1). Order ``j`` applies until the knight
+    and ``switches`` (int64[k], cell of the board's layout or -1). Order ``j`` applies until the knight
     stands on ``switches[j]``; then order ``j + 1`` applies from the move out of that square
     on. Every rule but squirrel-cull has one order and no switch."""
 
@@ -116,6 +150,19 @@ class Rule(NamedTuple):
     order_table: np.ndarray
     seed: np.uint64
     retries: int
+
+
+class Cells(NamedTuple):
+    """The board storage of :func:`run_batch` and :func:`run_pairs`, in one layout
+    (:mod:`knight.core.layout`; :func:`board_cells` allocates it): ``deg`` (int8 scratch
+    degrees), ``classes`` (int8, Roth's class of each cell for rules roth and
+    roth-random, else empty) and ``tiles`` (empty row by row, else
+    :func:`knight.core.layout.tile_steps`). Allocated by numpy, so that large boards get
+    the operating system's huge pages (numba's own arrays do not)."""
+
+    deg: np.ndarray
+    classes: np.ndarray
+    tiles: np.ndarray
 
 
 @nb.njit(nogil=True, cache=True)
@@ -156,22 +203,21 @@ def _draw(mask, offsets, key, draws):
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path):
-    """One run of the rule of code ``code`` from padded square ``p0`` on the prepared padded
-    board ``deg`` (left dirty) of ``rows x cols`` squares, under the :class:`Schedule`
-    ``schedule``. ``offsets`` (int64[8]) is the padded step of each move; ``choice``
-    (int64[256]) receives the order in force (:func:`_set_order`); ``roth`` is Roth's key
-    as look-ups (:func:`_roth_key`) for rules roth and roth-random. ``key`` is the random
-    stream (rule ``random``); ``path`` receives the padded squares when non-empty.
-    Returns (squares visited, residual tie points, last padded square).
+def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key, path):
+    """One run of the rule of code ``code`` from cell ``p0`` on the prepared board ``deg``
+    (left dirty) of ``rows x cols`` squares, under the :class:`Schedule` ``schedule``.
+    ``tiles`` is ``None`` row by row, ``offsets`` (int64[8]) then the step of each move;
+    in tiles, :func:`knight.core.layout.tile_steps`, and ``offsets`` is ``0..7`` (moves
+    stand for steps). ``choice`` (int64[256]) receives the order in force
+    (:func:`_set_order`); ``roth`` is Roth's key as look-ups (:func:`_roth_key`); ``key``
+    the random stream; ``path`` receives the cells when non-empty. Returns (squares
+    visited, residual tie points, last cell).
 
     A step is one pass over the eight neighbours in move order, without branches: each
     loses the knight's square from its degree, the moves to the least decremented degree
     form a bitmask, and the order in force picks from it by one look-up (after Roth's
-    key, another). Only pohl, corner and the drawing rules branch on a tie (two or more
-    bits). (The tie tree's ``_enter`` is the same step; this loop keeps its own copy,
-    with the steps of the moves in registers: 5-12 % faster here than calling a shared
-    function.)
+    key, another). Only pohl, corner and the drawing rules branch on a tie. (The tie tree's
+    ``_enter`` is the same step; this copy keeps the steps in registers, 5-12 % faster.)
     """
     store = path.shape[0] > 0
     stage = 0
@@ -184,7 +230,6 @@ def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
     narrowing = (keyed or base != code) and not by_key  # pohl, corner: narrow() on a tie
     special = narrowing or drawn
     cls, table = roth
-    width = cols + 4
     c0, c1, c2, c3 = offsets[0], offsets[1], offsets[2], offsets[3]
     c4, c5, c6, c7 = offsets[4], offsets[5], offsets[6], offsets[7]
     draws = np.uint64(0)
@@ -199,6 +244,10 @@ def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
             stage += 1
             _set_order(schedule.orders[stage], offsets, choice)
             switch = schedule.switches[stage]
+        if tiles is not None:
+            b = (cur & 63) * 8
+            c0, c1, c2, c3 = tiles[b], tiles[b + 1], tiles[b + 2], tiles[b + 3]
+            c4, c5, c6, c7 = tiles[b + 4], tiles[b + 5], tiles[b + 6], tiles[b + 7]
         q = np.uint64(cur + c0)
         d0 = deg[q] - 1
         deg[q] = d0
@@ -234,13 +283,16 @@ def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
         step = choice[mask]  # the only candidate, or the tie's first by the order
         if special and mask & (mask - 1):  # a tie at the least degree: key, then draw
             if narrowing:
-                mask = narrow(base, mask, deg, cur, offsets, width, rows, cols, LIMIT)
+                mask = narrow(base, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT, tiles)
             if drawn:
                 step, draws = _draw(mask, offsets, key, draws)
             else:
                 step = choice[mask]
         ties += (mask & (mask - 1)) != 0
-        cur += step
+        if tiles is None:
+            cur += step
+        else:
+            cur += tiles[b + step]
         deg[np.uint64(cur)] = BLOCKED
         if store:
             path[n] = cur
@@ -249,14 +301,13 @@ def _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
 
 
 @nb.njit(nogil=True, cache=True)
-def _roth_key(code, rows, cols):
+def _roth_key(code, rows, cols, classes, tc):
     """Roth's key as look-ups for rules roth and roth-random, empty for the others:
-    (int8 class of each padded square, uint8[classes, 256] narrowed masks), from
-    :func:`knight.core.tiebreak.roth_classes`: one more byte a square."""
+    (``classes`` filled with each cell's class, uint8[classes, 256] narrowed masks),
+    from :func:`knight.core.tiebreak.roth_classes` (``tc`` as there)."""
     if code != ROTH and code != ROTH_RANDOM:
-        return np.empty(0, np.int8), np.empty((0, 256), np.uint8)
-    cls = np.zeros((rows + 4) * (cols + 4), np.int8)
-    return cls, roth_classes(rows, cols, cls)
+        return classes[:0], np.empty((0, 256), np.uint8)
+    return classes, roth_classes(rows, cols, classes, tc)
 
 
 @nb.njit(nogil=True, cache=True)
@@ -269,30 +320,59 @@ def _offsets(cols):
 
 
 @nb.njit(nogil=True, cache=True)
-def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, order_out):
+def _cell(s, cols, tiles):
+    """The cell of board square ``s`` in the layout of ``tiles`` (:func:`_walk`)."""
+    if tiles is None:
+        return (s // cols + 2) * (cols + 4) + s % cols + 2
+    return tiled_cell(s // cols + 2, s % cols + 2, tile_cols(cols))
+
+
+@nb.njit(nogil=True, cache=True)
+def _padded(p, cols, tiles):
+    """The padded index, row by row, of cell ``p`` in the layout of ``tiles``."""
+    if tiles is None:
+        return p
+    pr, pc = tiled_coords(p, tile_cols(cols))
+    return pr * (cols + 4) + pc
+
+
+@nb.njit(nogil=True, cache=True)
+def run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, order_out):
     """Every pair (``starts[a]``, ``trials[b]``) into row ``a * len(trials) + b``.
 
-    ``rule`` is a :class:`Rule`; ``starts`` are board square indices; ``deg`` a scratch
-    padded int8 board; ``path`` receives the last walk's padded squares when non-empty.
-    ``out`` (:class:`knight.core.layout.Outcomes`) gets each row's outcome (its last
-    attempt's), ``attempts_out`` its attempts and ``order_out`` the drawn rank (random-order
-    only). Returns the knight steps walked over all runs and attempts.
+    ``rule`` is a :class:`Rule`; ``starts`` are board square indices; ``cells`` the
+    board's :class:`Cells`; ``path`` receives the last walk's cells
+    (:func:`cells_to_squares`) when non-empty. ``out``
+    (:class:`knight.core.layout.Outcomes`) gets each row's outcome (its last attempt's),
+    ``attempts_out`` its attempts and ``order_out`` the drawn rank (random-order only).
+    Returns the knight steps walked over all runs and attempts.
     """
+    if cells.tiles.shape[0]:
+        return _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, order_out, cells.tiles)
+    return _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, order_out, None)
+
+
+@nb.njit(nogil=True, cache=True)
+def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, order_out, tiles):
+    # Numba settles ``tiles is None`` at compile time: two kernels from one text.
     code, schedule, order_table, seed, retries = rule
+    deg = cells.deg
     size = rows * cols
-    offsets = _offsets(cols)
+    padded_offsets = _offsets(cols)
+    offsets = padded_offsets if tiles is None else np.arange(8, dtype=np.int64)
+    tc = 0 if tiles is None else tile_cols(cols)
     choice = np.empty(256, np.int64)
-    roth = _roth_key(code, rows, cols)
+    roth = _roth_key(code, rows, cols, cells.classes, tc)
     no_switch = np.full(1, -1, np.int64)
     drawn = code == RANDOM_ORDER
     nt = trials.shape[0]
-    fill_degrees(deg, rows, cols)
+    fill_degrees(deg, rows, cols, tc)
     deg0 = deg.copy() if starts.shape[0] * nt * (retries if drawn else 1) > 1 else deg[:0]
     dirty = False
     steps = 0
     for a in range(starts.shape[0]):
         s = starts[a]
-        p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
+        p0 = _cell(s, cols, tiles)
         for b in range(nt):
             row = a * nt + b
             key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[b]))
@@ -305,45 +385,98 @@ def run_batch(rule, rows, cols, starts, trials, deg, path, out, attempts_out, or
                     rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                     r = np.int64(rank)
                     one = Schedule(order_table[r : r + 1], no_switch)
-                    n, ties, pend = _walk(FIXED, deg, offsets, choice, roth, rows, cols, p0, one, key, path)
+                    n, ties, pend = _walk(FIXED, deg, offsets, tiles, choice, roth, rows, cols, p0, one, key, path)
                     order_out[row] = r
                 else:
-                    n, ties, pend = _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, key, path)
+                    n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key, path)
                 steps += n - 1
                 attempt += 1
                 if not drawn or n == size or attempt == retries:
                     break
             attempts_out[row] = attempt
-            record_row(out, row, n, ties, p0, pend, offsets, cols, size)
+            p, q = _padded(p0, cols, tiles), _padded(pend, cols, tiles)
+            record_row(out, row, n, ties, p, q, padded_offsets, cols, size)
     return steps
 
 
 @nb.njit(nogil=True, cache=True)
-def run_pairs(code, rows, cols, starts, ranks, order_table, deg, out):
+def run_pairs(code, rows, cols, starts, ranks, order_table, cells, out):
     """Every pair (``starts[i]``, ``ranks[i]``) into row ``i`` of ``out``
     (:class:`knight.core.layout.Outcomes`): rule ``code`` (fixed, pohl, roth or corner) with
-    the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``deg`` is a
-    scratch padded int8 board. Returns the knight steps."""
+    the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``cells`` as
+    in :func:`run_batch`. Returns the knight steps."""
+    if cells.tiles.shape[0]:
+        return _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, cells.tiles)
+    return _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, None)
+
+
+@nb.njit(nogil=True, cache=True)
+def _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, tiles):
+    deg = cells.deg
     size = rows * cols
-    offsets = _offsets(cols)
+    padded_offsets = _offsets(cols)
+    offsets = padded_offsets if tiles is None else np.arange(8, dtype=np.int64)
+    tc = 0 if tiles is None else tile_cols(cols)
     choice = np.empty(256, np.int64)
-    roth = _roth_key(code, rows, cols)
+    roth = _roth_key(code, rows, cols, cells.classes, tc)
     no_path = np.empty(0, np.int32)
     order = np.empty((1, 8), np.uint8)
     schedule = Schedule(order, np.full(1, -1, np.int64))
-    fill_degrees(deg, rows, cols)
+    fill_degrees(deg, rows, cols, tc)
     deg0 = deg.copy()
     steps = 0
     for i in range(starts.shape[0]):
         if i:
             deg[:] = deg0
         s = starts[i]
-        p0 = (s // cols + 2) * (cols + 4) + s % cols + 2
+        p0 = _cell(s, cols, tiles)
         order[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(code, deg, offsets, choice, roth, rows, cols, p0, schedule, np.uint64(0), no_path)
+        n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, np.uint64(0), no_path)
         steps += n - 1
-        record_row(out, i, n, ties, p0, pend, offsets, cols, size)
+        record_row(out, i, n, ties, _padded(p0, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size)
     return steps
+
+
+def in_tiles(board: Board, code: int) -> bool:
+    """Whether the kernel stores ``board`` in tiles for the rule of code ``code``: for
+    squirrel-cull from :data:`knight.core.layout.TILED_ROWS` rows (Squirrel and Cull's
+    orders circle the board, so a row-by-row board outgrows the cache; measured in
+    tiles / row by row, one run from the corner: 1.3-1.8 times the speed on 4096 to
+    10,000 rows). The other rules' runs measured 0.75-1.0 in tiles on such boards, and
+    stay row by row (``python benchmarks/bench_rules.py --layouts``)."""
+    return code == SQUIRREL_CULL and tiled(board.rows)
+
+
+def cells_to_squares(cells, cols: int, tiles: bool) -> np.ndarray:
+    """Board square indices (int64) of the rule kernel's cells on a board of ``cols``
+    columns, row by row or in tiles (``tiles``)."""
+    p = np.asarray(cells, dtype=np.int64)
+    if not tiles:
+        pr, pc = np.divmod(p, cols + 4)
+    else:
+        pr, pc = tiled_coords.py_func(p, tile_cols(cols))
+    return (pr - 2) * cols + pc - 2
+
+
+def squares_to_cells(squares, cols: int, tiles: bool) -> np.ndarray:
+    """The rule kernel's cells (int64) of board square indices: the inverse of
+    :func:`cells_to_squares`."""
+    r, c = np.divmod(np.asarray(squares, dtype=np.int64), cols)
+    if not tiles:
+        return (r + 2) * (cols + 4) + c + 2
+    return tiled_cell.py_func(r + 2, c + 2, tile_cols(cols))
+
+
+def board_cells(board: Board, code: int) -> Cells:
+    """The :class:`Cells` of ``board`` for the rule of code ``code``, in the layout of
+    :func:`in_tiles` (uninitialised degrees; the kernels fill them)."""
+    tiles = in_tiles(board, code)
+    n = cell_count(board.rows, board.cols, tiles)
+    return Cells(
+        np.empty(n, np.int8),
+        np.zeros(n if code in (ROTH, ROTH_RANDOM) else 0, np.int8),
+        tile_steps(board.cols) if tiles else np.empty(0, np.int64),
+    )
 
 
 # --- Python API -----------------------------------------------------------------
@@ -355,13 +488,12 @@ def _order_moves(order) -> np.ndarray:
 
 
 def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, int]:
-    """(orders, padded switches, order rank or -1) of a rule on ``board``."""
+    """(orders, switches as cells, order rank or -1) of a rule on ``board``."""
     if code == SQUIRREL_CULL:
         check_board(board.rows, board.cols)
         orders, switches = schedule(board.rows)
         on = switches >= 0
-        r, c = np.divmod(switches[on], board.cols)
-        switches[on] = (r + 2) * (board.cols + 4) + c + 2
+        switches[on] = squares_to_cells(switches[on], board.cols, in_tiles(board, code))
         return orders, switches, -1
     moves = _order_moves(order)
     used = -1 if code in (RANDOM, RANDOM_ORDER, POHL_RANDOM, ROTH_RANDOM) else order_rank(moves)
@@ -417,10 +549,10 @@ def _call(board, code, starts, trials, orders, switches, seed, retries, path):
     if n == 0:
         out["steps"] = np.zeros(1, np.int64)
         return out
-    deg = np.empty(padded_size(board.rows, board.cols), np.int8)
     rule = Rule(code, Schedule(orders, switches), all_orders(), np.uint64(seed), retries)
+    cells = board_cells(board, code)
     steps = run_batch(
-        rule, board.rows, board.cols, starts, trials, deg, path, run_outcomes, out["attempts"], out["order"]
+        rule, board.rows, board.cols, starts, trials, cells, path, run_outcomes, out["attempts"], out["order"]
     )
     out["steps"] = np.array([steps], np.int64)
     return out
@@ -444,8 +576,7 @@ def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarra
     out = Outcomes.empty(len(starts))
     steps = 0
     if len(starts):
-        deg = np.empty(padded_size(board.rows, board.cols), np.int8)
-        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), deg, out)
+        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), board_cells(board, code), out)
     return {**out._asdict(), "steps": np.array([steps], np.int64)}
 
 
@@ -486,13 +617,11 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     if len(starts) != 1:
         raise ValueError(f"start must be one square index, got {start!r}")
     trial = check_setting("trial", trial)
-    big = padded_size(board.rows, board.cols) >= 2**31
+    big = cell_count(board.rows, board.cols, in_tiles(board, code)) >= 2**31
     path = np.empty(board.size, np.int64 if big else np.int32)
     out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed, retries, path)
     n = int(out["visited"][0])
-    width = board.cols + 4
-    p = path[:n].astype(np.int64)
-    squares = (p // width - 2) * board.cols + p % width - 2
+    squares = cells_to_squares(path[:n], board.cols, in_tiles(board, code))
     if code == RANDOM_ORDER:
         used = order_string(all_orders()[int(out["order"][0])])
     elif code in (RANDOM, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM):
@@ -508,10 +637,15 @@ __all__ = [
     "LIMIT",
     "Rule",
     "Schedule",
+    "Cells",
+    "cells_to_squares",
+    "board_cells",
     "fill_degrees",
+    "in_tiles",
     "outcomes",
     "pair_outcomes",
     "run",
     "run_batch",
     "run_pairs",
+    "squares_to_cells",
 ]

@@ -393,7 +393,7 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
         p = cur + lowest[mask]  # the next square if the move is forced
         if mask & (mask - 1):  # two or more candidates
             if rule != FIXED:
-                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT)
+                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT, None)
                 p = cur + lowest[mask]
             if mask & (mask - 1):  # a residual tie point
                 ties += 1
@@ -521,7 +521,7 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
         p = cur + lowest[mask]  # the next square if the move is forced
         if mask & (mask - 1):  # two or more candidates
             if rule != FIXED:
-                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT)
+                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT, None)
                 p = cur + lowest[mask]
             if mask & (mask - 1):  # a residual tie point
                 ties += 1
