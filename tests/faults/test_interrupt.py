@@ -24,7 +24,9 @@ MOMENTS = (("sweep_chunk", 0.5), ("runs_manifest", 3.0), ("board_tables", 1.5), 
 #: Python's own lines for a Ctrl-C while a job's interpreter starts, before any code of the
 #: job (or its sitecustomize) runs: the one window docs/integrity.md states. Jobs start at
 #: any moment of a run, so a Ctrl-C meant for one job can land in another's start-up.
-STARTUP = re.compile(r"^Fatal Python error: init_\w+:.*?^KeyboardInterrupt$\n?", re.M | re.S)
+#: Its first words, "Fatal Python error: ", can come apart from the rest when another
+#: process writes to the same stderr in between (seen in CI: ".\ninit_import_site: ...").
+STARTUP = re.compile(r"^(?:Fatal Python error: )?init_\w+: .*?^KeyboardInterrupt$\n?", re.M | re.S)
 
 
 def without_startup_lines(err: str) -> str:
@@ -42,6 +44,8 @@ def test_startup_lines_are_cut_and_nothing_else():
     assert without_startup_lines("a\n" + block + "b\n") == "a\nb\n"
     assert without_startup_lines(ours) == ours
     assert "Traceback" in without_startup_lines(block + ours)
+    apart = "Fatal Python error: .\n" + block.split("Fatal Python error: ", 1)[1]  # seen in CI
+    assert without_startup_lines("a\n" + apart + "b\n") == "a\nFatal Python error: .\nb\n"
 
 
 def interrupted_run(work, rule, delay, repo):
