@@ -19,6 +19,12 @@
 (:mod:`knight.core.layout`; the kernel itself tiles from ``TILED_ROWS`` rows), alternating
 for ``--rounds`` rounds, rows checked equal: thread CPU (setting up the board included).
 
+``--two RULES`` instead times runs two at a time (knight.rules.kernel's ``_walk_two``)
+against one at a time, alternating for ``--rounds`` rounds, rows checked equal, thread
+CPU: for each board of ``--boards``, two runs from (1, 1) of each rule (trials 0 and 1,
+one board: a second degree array) and one run on this board beside one on the next
+smaller board (``two_board_outcomes``, as the studies pair one-run boards).
+
 ``--before FILE`` instead runs another version of ``knight/rules/kernel.py`` against this
 one (e.g. ``git show REV:knight/rules/kernel.py > /tmp/kernel_before.py``): one run from
 (1, 1) per rule on each board of ``--boards``, the two alternating for ``--rounds``
@@ -26,6 +32,7 @@ rounds, rows checked equal; thread CPU time, after / before as a median and a ra
 
     python benchmarks/bench_rules.py [--threads 2] [--sc-max 2000] [--big 10000]
     python benchmarks/bench_rules.py --before /tmp/kernel_before.py [--boards 2001,4001] [--rounds 5]
+    python benchmarks/bench_rules.py --two squirrel-cull,roth-random,fixed,roth --boards 1001,2001,6001
     python benchmarks/bench_rules.py --layouts squirrel-cull,roth --boards 2001,6001,10000 --rounds 3
 """
 
@@ -225,7 +232,7 @@ def _cells(board: Board, code: int, in_tiles: bool):
     n = cell_count(board.rows, board.cols, in_tiles)
     tiles = tile_steps(board.cols) if in_tiles else np.empty(0, np.int64)
     roth = code in (rule_code("roth"), rule_code("roth-random"))
-    return kernel.Cells(np.empty(n, np.int8), np.zeros(n if roth else 0, np.int8), tiles)
+    return kernel.Cells(np.empty(n, np.int8), np.zeros(n if roth else 0, np.int8), tiles, np.empty(0, np.int8))
 
 
 def _layout_run(board: Board, rule: str, in_tiles: bool):
@@ -288,6 +295,69 @@ def layouts(sides: list[int], rounds: int, rules: list[str]) -> None:
             )
 
 
+def _one_board(board: Board, rule: str, two: bool):
+    """Trials 0 and 1 from square 0, two at a time or one at a time: (thread seconds, rows, steps)."""
+    from knight.rules import kernel
+
+    code = kernel.rule_code(rule)
+    orders, switches, _ = kernel._schedule(board, code, "12345678")
+    spec = kernel.Rule(code, kernel.Schedule(orders, switches), all_orders(), np.uint64(1), 1)
+    out = Outcomes.empty(2, np.uint32)
+    t0 = time.thread_time()
+    cells = kernel.board_cells(board, code, 2 if two else 1)
+    trials = np.arange(2, dtype=np.uint32)
+    no_path, attempts, used = np.empty(0, np.int32), np.empty(2, np.uint16), np.empty(2, np.int32)
+    steps = kernel.run_batch(
+        spec, board.rows, board.cols, np.zeros(1, np.uint32), trials, cells, no_path, out, attempts, used
+    )
+    return time.thread_time() - t0, [(int(out.visited[i]), int(out.end[i]), int(out.ties[i])) for i in range(2)], steps
+
+
+def _two_boards(boards: list[Board], rule: str, two: bool):
+    """One run from square 0 on each board, side by side or in turn: (thread seconds, rows, steps)."""
+    from knight.rules.kernel import outcomes, two_board_outcomes
+
+    t0 = time.thread_time()
+    if two:
+        res = two_board_outcomes(boards, rule, [0, 0], seed=1)
+    else:
+        res = [outcomes(b, rule, [0], seed=1) for b in boards]
+    rows = [(int(r["visited"][0]), int(r["end"][0]), int(r["ties"][0])) for r in res]
+    return time.thread_time() - t0, rows, sum(int(r["steps"][0]) for r in res)
+
+
+def two_at_a_time(sides: list[int], rounds: int, rules: list[str]) -> None:
+    """Runs two at a time against one at a time, alternating; rows checked equal."""
+    for rule in rules:
+        _one_board(Board(8, 8), rule, True), _one_board(Board(8, 8), rule, False)
+        _two_boards([Board(8, 8), Board(7, 7)], rule, True)
+    print(f"\n# rule kernel, two runs at a time / one at a time, thread CPU, {rounds} rounds alternating")
+    for side in sides:
+        for rule in rules:
+            for what, fn, arg in (
+                ("one board, trials 0 and 1", _one_board, Board(side, side)),
+                (
+                    f"{side}x{side} beside {side - 1}x{side - 1}",
+                    _two_boards,
+                    [Board(side, side), Board(side - 1, side - 1)],
+                ),
+            ):
+                secs = {False: [], True: []}
+                rows = {}
+                for r in range(rounds):
+                    for two in (False, True) if r % 2 == 0 else (True, False):
+                        dt, rows[two], steps = fn(arg, rule, two)
+                        secs[two].append(dt)
+                if rows[False] != rows[True]:
+                    raise SystemExit(f"{rule} on {side}x{side}: two at a time gives different rows")
+                ratios = [a / b for a, b in zip(secs[False], secs[True])]
+                print(
+                    f"{rule:>14} {side}x{side} {what}: {steps / statistics.median(secs[True]) / 1e6:.1f} M steps/s "
+                    f"two at a time, {steps / statistics.median(secs[False]) / 1e6:.1f} one at a time; speed-up "
+                    f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+                )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=2)
@@ -297,7 +367,11 @@ def main() -> None:
     ap.add_argument("--boards", default="2001,4001", help="board sides for --before, e.g. 2001,4001")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds for --before")
     ap.add_argument("--layouts", metavar="RULES", help="row by row against in tiles for these rules (a,b,...)")
+    ap.add_argument("--two", metavar="RULES", help="two runs at a time against one at a time (a,b,...)")
     args = ap.parse_args()
+    if args.two:
+        two_at_a_time([int(x) for x in args.boards.split(",")], args.rounds, args.two.split(","))
+        return
     if args.layouts:
         layouts([int(x) for x in args.boards.split(",")], args.rounds, args.layouts.split(","))
         return

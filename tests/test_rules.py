@@ -396,10 +396,9 @@ def test_tiled_cells_and_steps(rows, cols):
                 assert p + steps[8 * (p % 64) + m] == where[(r + 2 + dr, c + 2 + dc)], (r, c, m)
 
 
-def _tiled_batch(board, rule, starts, trials, order, seed, retries):
-    """``outcomes`` with the board in tiles whatever its size: ``run_batch`` called
-    directly, the schedule's switch squares put in tiles here."""
-    code = kernel.rule_code(rule)
+def _tiled_rule(board, rule, order, seed, retries):
+    """The kernel's Rule of ``rule`` on ``board`` in tiles: the schedule's switch squares
+    put in tiles here."""
     if rule == "squirrel-cull":
         orders, switches = schedule(board.rows)
         on = switches >= 0
@@ -407,20 +406,31 @@ def _tiled_batch(board, rule, starts, trials, order, seed, retries):
         switches[on] = [tiled_cell(int(a) + 2, int(b) + 2, tile_cols(board.cols)) for a, b in zip(r, c)]
     else:
         orders, switches = nr_order(order)[None, :], np.full(1, -1, np.int64)
+    code = kernel.rule_code(rule)
+    return kernel.Rule(code, kernel.Schedule(orders, switches), kernel.all_orders(), np.uint64(seed), retries)
+
+
+def _tiled_cells(board, second=False):
+    n_cells = cell_count(board.rows, board.cols, True)
+    extra = np.empty(n_cells if second else 0, np.int8)
+    return kernel.Cells(np.empty(n_cells, np.int8), np.zeros(n_cells, np.int8), tile_steps(board.cols), extra)
+
+
+def _tiled_batch(board, rule, starts, trials, order, seed, retries, two=False):
+    """``outcomes`` with the board in tiles whatever its size: ``run_batch`` called
+    directly; with ``two``, runs two at a time (then no path)."""
     n = len(starts) * len(trials)
     out = kernel.Outcomes.empty(n, np.uint32)
     attempts, used = np.empty(n, np.uint16), np.full(n, _rank(order) if rule in ORDERED else -1, np.int32)
-    path = np.empty(board.size, np.int64)
-    n_cells = cell_count(board.rows, board.cols, True)
-    cells = kernel.Cells(np.empty(n_cells, np.int8), np.zeros(n_cells, np.int8), tile_steps(board.cols))
-    spec = kernel.Rule(code, kernel.Schedule(orders, switches), kernel.all_orders(), np.uint64(seed), retries)
-    args = (np.asarray(starts, np.uint32), np.asarray(trials, np.uint32), cells, path)
+    path = np.empty(0 if two else board.size, np.int64)
+    spec = _tiled_rule(board, rule, order, seed, retries)
+    args = (np.asarray(starts, np.uint32), np.asarray(trials, np.uint32), _tiled_cells(board, two), path)
     steps = kernel.run_batch(spec, board.rows, board.cols, *args, out, attempts, used)
     rows = [
         tuple(int(x[i]) for x in (out.visited, out.end, out.complete, out.closed, attempts, used, out.ties))
         for i in range(n)
     ]
-    pr, pc = tiled_coords(path[: out.visited[-1]], tile_cols(board.cols))
+    pr, pc = tiled_coords(path[: out.visited[-1]] if not two else path, tile_cols(board.cols))
     return rows, steps, ((pr - 2) * board.cols + pc - 2).tolist()
 
 
@@ -431,10 +441,12 @@ def nr_order(text):
     return np.array([int(ch) - 1 for ch in text], np.uint8)
 
 
+@pytest.mark.parametrize("two", [False, True])
 @pytest.mark.parametrize("rule", nr.RULES)
-def test_rules_in_tiles_match_reference(rule):
-    """Every rule on small boards stored in tiles: rows, steps and the last path equal
-    the reference walk's (the layout is otherwise used only from TILED_ROWS rows)."""
+def test_rules_in_tiles_match_reference(rule, two):
+    """Every rule on small boards stored in tiles, one run at a time or two (rules that
+    go two at a time): rows, steps and the last path (one at a time) equal the reference
+    walk's (the layout is otherwise used only from TILED_ROWS rows)."""
     gen = np.random.default_rng(7 + nr.RULES.index(rule))
     boards = [(m, m) for m in (5, 8, 13, 20)] if rule == "squirrel-cull" else BOARDS
     for rows, cols in boards:
@@ -442,12 +454,68 @@ def test_rules_in_tiles_match_reference(rule):
         starts = [int(s) for s in gen.choice(board.size, size=min(3, board.size), replace=False)]
         order = nr.ORDER_STRINGS[int(gen.integers(40320))]
         seed, trials, retries = int(gen.integers(0, 2**40)), [int(t) for t in gen.integers(0, 1000, 2)], 3
-        got, steps, path = _tiled_batch(board, rule, starts, trials, order, seed, retries)
+        got, steps, path = _tiled_batch(board, rule, starts, trials, order, seed, retries, two)
         want = [_want(rows, cols, s, rule, order, seed, t, retries) for s in starts for t in trials]
         assert got == [w for w, _ in want], (rows, cols)
-        assert path == want[-1][1]["path"]
+        assert path == ([] if two else want[-1][1]["path"])
         if rule != "random-order":
             assert steps == sum(w["visited"] - 1 for _, w in want)
+
+
+TWO_AT_A_TIME = ("fixed", "roth", "squirrel-cull", "random", "roth-random")
+
+
+def test_rules_that_go_two_at_a_time():
+    assert [r for r in nr.RULES if kernel.pairs_walk_two(kernel.rule_code(r))] == sorted(
+        TWO_AT_A_TIME, key=nr.RULES.index
+    )
+
+
+def _board_pairs(rule):
+    """Pairs of boards whose runs end far apart (a 3 x 3 beside a 12 x 9) and close together."""
+    if rule == "squirrel-cull":
+        return [(Board(m, m), Board(45 - m, 45 - m)) for m in range(5, 41, 5)]
+    return [(Board(a, b), Board(c, d)) for (a, b), (c, d) in zip(BOARDS, reversed(BOARDS))]
+
+
+@pytest.mark.parametrize("rule", nr.RULES)
+def test_two_boards_match_reference(rule):
+    """One run on each of two boards side by side (two_board_outcomes; the rules that do
+    not go two at a time are two calls): each board's row and steps equal the reference
+    walk's."""
+    gen = np.random.default_rng(17 + nr.RULES.index(rule))
+    for boards in _board_pairs(rule):
+        starts = [0, 0] if rule == "squirrel-cull" else [int(gen.integers(b.size)) for b in boards]
+        trials = [int(t) for t in gen.integers(0, 1000, 2)]
+        order, seed = nr.ORDER_STRINGS[int(gen.integers(40320))], int(gen.integers(0, 2**40))
+        got = kernel.two_board_outcomes(boards, rule, starts, trials, order=order, seed=seed)
+        for b, s, t, res in zip(boards, starts, trials, got):
+            want, w = _want(b.rows, b.cols, s, rule, order, seed, t, 1)
+            assert _row(res, 0) == want, (b, s, t)
+            assert res["steps"][0] == w["visited"] - 1
+
+
+@pytest.mark.parametrize("rule", TWO_AT_A_TIME)
+def test_two_boards_in_tiles_match_reference(rule):
+    """run_two_boards with both boards in tiles, whatever their size: rows and steps
+    equal the reference walk's."""
+    gen = np.random.default_rng(27 + nr.RULES.index(rule))
+    for boards in _board_pairs(rule):
+        starts = [0, 0] if rule == "squirrel-cull" else [int(gen.integers(b.size)) for b in boards]
+        order, seed = nr.ORDER_STRINGS[int(gen.integers(40320))], int(gen.integers(0, 2**40))
+        out = kernel.Outcomes.empty(2, np.uint32)
+        one, two = (
+            (_tiled_rule(b, rule, order, seed, 1), b.rows, b.cols, s, 5, _tiled_cells(b))
+            for b, s in zip(boards, starts)
+        )
+        steps = kernel.run_two_boards(one, two, out)
+        total = 0
+        for i, (b, s) in enumerate(zip(boards, starts)):
+            want, w = _want(b.rows, b.cols, s, rule, order, seed, 5, 1)
+            got = tuple(int(x[i]) for x in (out.visited, out.end, out.complete, out.closed)) + (1,)
+            assert got == want[:5] and int(out.ties[i]) == want[6], (b, s)
+            total += w["visited"] - 1
+        assert steps == total
 
 
 def test_layout_by_rule_and_size():
@@ -468,7 +536,8 @@ def test_squirrel_cull_in_tiles_at_the_threshold():
     orders, switches = schedule(m)
     on = switches >= 0
     switches[on] = kernel.squares_to_cells(switches[on], m, False)
-    cells = kernel.Cells(np.empty(cell_count(m, m, False), np.int8), np.zeros(0, np.int8), np.empty(0, np.int64))
+    no_cells = np.zeros(0, np.int8)
+    cells = kernel.Cells(np.empty(cell_count(m, m, False), np.int8), no_cells, np.empty(0, np.int64), no_cells)
     spec = kernel.Rule(code, kernel.Schedule(orders, switches), kernel.all_orders(), np.uint64(0), 1)
     out, one = kernel.Outcomes.empty(1, np.uint32), np.zeros(1, np.uint32)
     no_path, attempts, used = np.empty(0, np.int32), np.empty(1, np.uint16), np.empty(1, np.int32)

@@ -10,7 +10,7 @@ from workflow_run import snakemake as run_snakemake
 
 from knight.cli import main as knight_main
 from knight.core.board import Board
-from knight.rules.studies import RUNS_SCHEMA, RuleSpec, Study, run_chunk
+from knight.rules.studies import RUNS_SCHEMA, RuleSpec, Study, run_chunk, walk_tasks
 from knight.runtime.cluster import dask_client
 
 SETTINGS = {"random": {"seed": 7, "trials": 6}, "random-order": {"seed": 7, "trials": 4, "retries": 3}}
@@ -92,6 +92,29 @@ def test_rows_equal_the_reference():
                         )
                     )
         assert rows == want, rule
+
+
+@pytest.mark.parametrize("rule", ["squirrel-cull", "fixed", "random", "pohl"])
+def test_one_run_boards_go_two_a_task(rule):
+    """Boards of one run (from the corner) go two to a Dask task and are walked side by
+    side when the rule allows it (not pohl): rows equal the reference walk's, and each
+    board keeps its own knight steps and seconds in the times table."""
+    settings = {"settings": {"random": {"seed": 7, "trials": 1}}, "chunk_steps": 10**9}
+    st = Study.from_config({"name": "s", "rules": [rule], "boards": {"from": 5, "to": 20}}, settings)
+    tasks = walk_tasks(st, st.chunks(rule)[0])
+    assert [len(task) for task in tasks] == ([1] * 16 if rule == "pohl" else [2] * 8)
+    res = run_chunk(st, rule, 0)
+    spec = st.spec(rule)
+    want = [naive_run(m, m, 0, rule, spec.order, spec.seed, 0, 1) for m in range(5, 21)]
+    got = [(r["rows"], r["visited"], r["end"], r["complete"], r["closed"]) for r in res.table.to_pylist()]
+    assert got == [(m, w["visited"], w["end"], w["complete"], w["closed"]) for m, w in zip(range(5, 21), want)]
+    times = res.times.to_pylist()
+    assert [(t["rows"], t["runs"], t["steps"]) for t in times] == [
+        (m, 1, w["visited"] - 1) for m, w in zip(range(5, 21), want)
+    ]
+    assert all(t["seconds"] > 0 for t in times)
+    several = Study.from_config({"name": "s", "rules": ["random"], "boards": [9, 10]}, {"settings": SETTINGS})
+    assert [len(task) for task in walk_tasks(several, several.chunks("random")[0])] == [1, 1]
 
 
 def test_tree_rows_equal_walked_rows():

@@ -14,7 +14,8 @@ Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols 
 bytes (a 2-square margin removes bounds checks; for squirrel-cull from
 :data:`knight.core.layout.TILED_ROWS` rows, in tiles of 8 x 8 cells rounded up to whole
 tiles: :func:`in_tiles`), plus one copy of the initial degrees
-when a call makes more than one walk, one byte a square more for ``roth`` and
+when a call makes more than one walk, a second degree board when its runs go two at a
+time (:func:`_walk_two`, :func:`board_bytes`), one byte a square more for ``roth`` and
 ``roth-random`` (each square's class of Roth's key,
 :func:`knight.core.tiebreak.roth_classes`), and the path (4 or 8 bytes a square) only
 for :func:`run`. There is no neighbour table: initial degrees are computed
@@ -156,13 +157,15 @@ class Cells(NamedTuple):
     """The board storage of :func:`run_batch` and :func:`run_pairs`, in one layout
     (:mod:`knight.core.layout`; :func:`board_cells` allocates it): ``deg`` (int8 scratch
     degrees), ``classes`` (int8, Roth's class of each cell for rules roth and
-    roth-random, else empty) and ``tiles`` (empty row by row, else
-    :func:`knight.core.layout.tile_steps`). Allocated by numpy, so that large boards get
-    the operating system's huge pages (numba's own arrays do not)."""
+    roth-random, else empty), ``tiles`` (empty row by row, else
+    :func:`knight.core.layout.tile_steps`) and ``second`` (int8 degrees of a second run
+    walked beside the first, :func:`_walk_two`, else empty). Allocated by numpy, so that
+    large boards get the operating system's huge pages (numba's own arrays do not)."""
 
     deg: np.ndarray
     classes: np.ndarray
     tiles: np.ndarray
+    second: np.ndarray
 
 
 @nb.njit(nogil=True, cache=True)
@@ -203,9 +206,21 @@ def _draw(mask, offsets, key, draws):
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key, path):
-    """One run of the rule of code ``code`` from cell ``p0`` on the prepared board ``deg``
-    (left dirty) of ``rows x cols`` squares, under the :class:`Schedule` ``schedule``.
+def _begin(deg, p0, path):
+    """Put the knight on cell ``p0`` of ``deg`` (and in ``path`` when non-empty): the state
+    of a run that :func:`_walk` continues, (cell, squares visited, residual tie points,
+    stage of the schedule, random draws made)."""
+    deg[np.uint64(p0)] = BLOCKED
+    if path.shape[0] > 0:
+        path[0] = p0
+    return np.int64(p0), np.int64(1), np.int64(0), np.int64(0), np.uint64(0)
+
+
+@nb.njit(nogil=True, cache=True)
+def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, path, state):
+    """A run of the rule of code ``code`` on the board ``deg`` (left dirty) of ``rows x
+    cols`` squares, under the :class:`Schedule` ``schedule``, from its ``state``
+    (:func:`_begin`, or where :func:`_walk_two` left it) to its end.
     ``tiles`` is ``None`` row by row, ``offsets`` (int64[8]) then the step of each move;
     in tiles, :func:`knight.core.layout.tile_steps`, and ``offsets`` is ``0..7`` (moves
     stand for steps). ``choice`` (int64[256]) receives the order in force
@@ -217,12 +232,13 @@ def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key
     loses the knight's square from its degree, the moves to the least decremented degree
     form a bitmask, and the order in force picks from it by one look-up (after Roth's
     key, another). Only pohl, corner and the drawing rules branch on a tie. (The tie tree's
-    ``_enter`` is the same step; this copy keeps the steps in registers, 5-12 % faster.)
+    ``_enter`` is the same step; this copy keeps the steps in registers, 5-12 % faster;
+    :func:`_least` in its place measured 7-15 % slower.)
     """
     store = path.shape[0] > 0
-    stage = 0
-    _set_order(schedule.orders[0], offsets, choice)
-    switch = schedule.switches[0]
+    cur, n, ties, stage, draws = state
+    _set_order(schedule.orders[stage], offsets, choice)
+    switch = schedule.switches[stage]
     keyed = code == POHL or code == ROTH or code == CORNER
     drawn = code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM
     base = POHL if code == POHL_RANDOM else ROTH if code == ROTH_RANDOM else code
@@ -232,13 +248,6 @@ def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key
     cls, table = roth
     c0, c1, c2, c3 = offsets[0], offsets[1], offsets[2], offsets[3]
     c4, c5, c6, c7 = offsets[4], offsets[5], offsets[6], offsets[7]
-    draws = np.uint64(0)
-    cur = p0
-    deg[np.uint64(cur)] = BLOCKED
-    if store:
-        path[0] = cur
-    n = 1
-    ties = 0
     while True:
         if cur == switch:
             stage += 1
@@ -300,6 +309,117 @@ def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key
     return n, ties, cur
 
 
+@nb.njit(nogil=True, cache=True, inline="always")
+def _least(deg, cur, steps):
+    """The knight leaves cell ``cur``: each of its eight neighbours ``cur + steps[k]``
+    loses one from its degree in ``deg``. Returns (whether no neighbour is left, the
+    bitmask of the moves to the least degree)."""
+    c0, c1, c2, c3, c4, c5, c6, c7 = steps
+    q = np.uint64(cur + c0)
+    d0 = deg[q] - 1
+    deg[q] = d0
+    q = np.uint64(cur + c1)
+    d1 = deg[q] - 1
+    deg[q] = d1
+    q = np.uint64(cur + c2)
+    d2 = deg[q] - 1
+    deg[q] = d2
+    q = np.uint64(cur + c3)
+    d3 = deg[q] - 1
+    deg[q] = d3
+    q = np.uint64(cur + c4)
+    d4 = deg[q] - 1
+    deg[q] = d4
+    q = np.uint64(cur + c5)
+    d5 = deg[q] - 1
+    deg[q] = d5
+    q = np.uint64(cur + c6)
+    d6 = deg[q] - 1
+    deg[q] = d6
+    q = np.uint64(cur + c7)
+    d7 = deg[q] - 1
+    deg[q] = d7
+    best = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
+    e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
+    e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
+    return best >= LIMIT, e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
+
+
+@nb.njit(nogil=True, cache=True)
+def _walk_two(code, one, two, tiles_a, tiles_b, state_a, state_b):
+    """Two runs of the rule of code ``code`` (fixed, roth, squirrel-cull, random or
+    roth-random), a step of each in turn, until one ends: their states after it
+    (:func:`_begin`), and whether each has ended. ``one`` and ``two`` are (``deg``,
+    ``offsets``, ``choice``, ``roth``, ``schedule``, ``key``) and ``tiles_a``,
+    ``tiles_b`` their ``tiles``, as in :func:`_walk` (both ``None`` or neither).
+
+    The two runs do not depend on each other, so the processor overlaps the latency of
+    one step's loads and look-ups with the other's: 1.1-1.4 times the steps per second
+    of one run at a time (docs/rules.md "Two runs at once"). The step is :func:`_walk`'s,
+    written out for each run; an ended run's last step moves nothing.
+    """
+    drawn = code == RANDOM or code == ROTH_RANDOM
+    by_key = code == ROTH or code == ROTH_RANDOM
+    deg_a, offs_a, choice_a, roth_a, sched_a, key_a = one
+    deg_b, offs_b, choice_b, roth_b, sched_b, key_b = two
+    cls_a, table_a = roth_a
+    cls_b, table_b = roth_b
+    cur_a, n_a, ties_a, stage_a, draws_a = state_a
+    cur_b, n_b, ties_b, stage_b, draws_b = state_b
+    _set_order(sched_a.orders[stage_a], offs_a, choice_a)
+    _set_order(sched_b.orders[stage_b], offs_b, choice_b)
+    switch_a = sched_a.switches[stage_a]
+    switch_b = sched_b.switches[stage_b]
+    steps_a = (offs_a[0], offs_a[1], offs_a[2], offs_a[3], offs_a[4], offs_a[5], offs_a[6], offs_a[7])
+    steps_b = (offs_b[0], offs_b[1], offs_b[2], offs_b[3], offs_b[4], offs_b[5], offs_b[6], offs_b[7])
+    b_a = b_b = 0
+    end_a = end_b = False
+    while not (end_a or end_b):
+        if cur_a == switch_a:
+            stage_a += 1
+            _set_order(sched_a.orders[stage_a], offs_a, choice_a)
+            switch_a = sched_a.switches[stage_a]
+        if tiles_a is not None:
+            b_a = (cur_a & 63) * 8
+            steps_a = (tiles_a[b_a], tiles_a[b_a + 1], tiles_a[b_a + 2], tiles_a[b_a + 3],
+                       tiles_a[b_a + 4], tiles_a[b_a + 5], tiles_a[b_a + 6], tiles_a[b_a + 7])  # fmt: skip
+        end_a, mask = _least(deg_a, cur_a, steps_a)
+        if by_key:
+            mask = table_a[cls_a[np.uint64(cur_a)], mask]
+        step = choice_a[mask]
+        tie = (mask & (mask - 1)) != 0 and not end_a
+        if drawn and tie:
+            step, draws_a = _draw(mask, offs_a, key_a, draws_a)
+        ties_a += tie
+        if tiles_a is not None:
+            step = tiles_a[b_a + step]
+        cur_a += 0 if end_a else step
+        deg_a[np.uint64(cur_a)] = BLOCKED
+        n_a += not end_a
+        if cur_b == switch_b:
+            stage_b += 1
+            _set_order(sched_b.orders[stage_b], offs_b, choice_b)
+            switch_b = sched_b.switches[stage_b]
+        if tiles_b is not None:
+            b_b = (cur_b & 63) * 8
+            steps_b = (tiles_b[b_b], tiles_b[b_b + 1], tiles_b[b_b + 2], tiles_b[b_b + 3],
+                       tiles_b[b_b + 4], tiles_b[b_b + 5], tiles_b[b_b + 6], tiles_b[b_b + 7])  # fmt: skip
+        end_b, mask = _least(deg_b, cur_b, steps_b)
+        if by_key:
+            mask = table_b[cls_b[np.uint64(cur_b)], mask]
+        step = choice_b[mask]
+        tie = (mask & (mask - 1)) != 0 and not end_b
+        if drawn and tie:
+            step, draws_b = _draw(mask, offs_b, key_b, draws_b)
+        ties_b += tie
+        if tiles_b is not None:
+            step = tiles_b[b_b + step]
+        cur_b += 0 if end_b else step
+        deg_b[np.uint64(cur_b)] = BLOCKED
+        n_b += not end_b
+    return (cur_a, n_a, ties_a, stage_a, draws_a), (cur_b, n_b, ties_b, stage_b, draws_b), end_a, end_b
+
+
 @nb.njit(nogil=True, cache=True)
 def _roth_key(code, rows, cols, classes, tc):
     """Roth's key as look-ups for rules roth and roth-random, empty for the others:
@@ -337,6 +457,22 @@ def _padded(p, cols, tiles):
 
 
 @nb.njit(nogil=True, cache=True)
+def _pairable(code):
+    """Whether :func:`_walk_two` runs the rule of code ``code``."""
+    return code == FIXED or code == ROTH or code == SQUIRREL_CULL or code == RANDOM or code == ROTH_RANDOM
+
+
+@nb.njit(nogil=True, cache=True)
+def _finish(code, walker, tiles, rows, cols, state, ended):
+    """(squares visited, residual tie points, last cell) of a run that :func:`_walk_two`
+    left at ``state``: walked on by :func:`_walk` unless it has ``ended``."""
+    if ended:
+        return state[1], state[2], state[0]
+    deg, offsets, choice, roth, schedule, key = walker
+    return _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, np.empty(0, np.int32), state)
+
+
+@nb.njit(nogil=True, cache=True)
 def run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, order_out):
     """Every pair (``starts[a]``, ``trials[b]``) into row ``a * len(trials) + b``.
 
@@ -345,7 +481,8 @@ def run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, 
     (:func:`cells_to_squares`) when non-empty. ``out``
     (:class:`knight.core.layout.Outcomes`) gets each row's outcome (its last attempt's),
     ``attempts_out`` its attempts and ``order_out`` the drawn rank (random-order only).
-    Returns the knight steps walked over all runs and attempts.
+    Rows go two at a time (:func:`_walk_two`) when ``cells.second`` is allocated and
+    there is no path. Returns the knight steps walked over all runs and attempts.
     """
     if cells.tiles.shape[0]:
         return _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, order_out, cells.tiles)
@@ -366,37 +503,110 @@ def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out,
     no_switch = np.full(1, -1, np.int64)
     drawn = code == RANDOM_ORDER
     nt = trials.shape[0]
+    total = starts.shape[0] * nt
     fill_degrees(deg, rows, cols, tc)
-    deg0 = deg.copy() if starts.shape[0] * nt * (retries if drawn else 1) > 1 else deg[:0]
-    dirty = False
+    deg0 = deg.copy() if total * (retries if drawn else 1) > 1 else deg[:0]
     steps = 0
-    for a in range(starts.shape[0]):
-        s = starts[a]
+    first = 0
+    if _pairable(code) and cells.second.shape[0] > 0 and path.shape[0] == 0:
+        first = total - total % 2
+        choice2 = np.empty(256, np.int64)
+        for i in range(0, first, 2):
+            deg[:] = deg0
+            cells.second[:] = deg0
+            s_a, s_b = starts[i // nt], starts[(i + 1) // nt]
+            p_a, p_b = _cell(s_a, cols, tiles), _cell(s_b, cols, tiles)
+            key_a = run_key(
+                np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s_a), np.uint64(trials[i % nt])
+            )
+            t_b = trials[(i + 1) % nt]
+            key_b = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s_b), np.uint64(t_b))
+            one = (deg, offsets, choice, roth, schedule, key_a)
+            two = (cells.second, offsets, choice2, roth, schedule, key_b)
+            begun = _begin(deg, p_a, path), _begin(cells.second, p_b, path)
+            st_a, st_b, end_a, end_b = _walk_two(code, one, two, tiles, tiles, *begun)
+            n, ties, pend = _finish(code, one, tiles, rows, cols, st_a, end_a)
+            record_row(
+                out, i, n, ties, _padded(p_a, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
+            )
+            steps += n - 1
+            n, ties, pend = _finish(code, two, tiles, rows, cols, st_b, end_b)
+            record_row(
+                out, i + 1, n, ties, _padded(p_b, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
+            )
+            steps += n - 1
+            attempts_out[i] = attempts_out[i + 1] = 1
+    dirty = first > 0
+    for row in range(first, total):
+        s = starts[row // nt]
         p0 = _cell(s, cols, tiles)
-        for b in range(nt):
-            row = a * nt + b
-            key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[b]))
-            attempt = 0
-            while True:
-                if dirty:
-                    deg[:] = deg0
-                dirty = True
-                if drawn:
-                    rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
-                    r = np.int64(rank)
-                    one = Schedule(order_table[r : r + 1], no_switch)
-                    n, ties, pend = _walk(FIXED, deg, offsets, tiles, choice, roth, rows, cols, p0, one, key, path)
-                    order_out[row] = r
-                else:
-                    n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, key, path)
-                steps += n - 1
-                attempt += 1
-                if not drawn or n == size or attempt == retries:
-                    break
-            attempts_out[row] = attempt
-            p, q = _padded(p0, cols, tiles), _padded(pend, cols, tiles)
-            record_row(out, row, n, ties, p, q, padded_offsets, cols, size)
+        key = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s), np.uint64(trials[row % nt]))
+        attempt = 0
+        while True:
+            if dirty:
+                deg[:] = deg0
+            dirty = True
+            state = _begin(deg, p0, path)
+            if drawn:
+                rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
+                r = np.int64(rank)
+                one = Schedule(order_table[r : r + 1], no_switch)
+                n, ties, pend = _walk(FIXED, deg, offsets, tiles, choice, roth, rows, cols, one, key, path, state)
+                order_out[row] = r
+            else:
+                n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, path, state)
+            steps += n - 1
+            attempt += 1
+            if not drawn or n == size or attempt == retries:
+                break
+        attempts_out[row] = attempt
+        p, q = _padded(p0, cols, tiles), _padded(pend, cols, tiles)
+        record_row(out, row, n, ties, p, q, padded_offsets, cols, size)
     return steps
+
+
+@nb.njit(nogil=True, cache=True)
+def run_two_boards(one, two, out):
+    """One run on each of two boards, a step of each in turn (:func:`_walk_two`): ``one``
+    is (:class:`Rule`, rows, cols, start square, trial, :class:`Cells`) of the run into
+    row 0 of ``out`` (:class:`knight.core.layout.Outcomes`), ``two`` the same for row 1.
+    The rules have the same code; the boards are both row by row or both in tiles.
+    Returns the knight steps."""
+    if one[5].tiles.shape[0]:
+        return _run_two_boards(one, two, out, one[5].tiles, two[5].tiles)
+    return _run_two_boards(one, two, out, None, None)
+
+
+@nb.njit(nogil=True, cache=True)
+def _walker(run, tiles):
+    """(walker of :func:`_walk_two`, its begun state, start cell) of ``run`` (as
+    :func:`run_two_boards`'s) on its board, filled here."""
+    rule, rows, cols, start, trial, cells = run
+    tc = 0 if tiles is None else tile_cols(cols)
+    offsets = _offsets(cols) if tiles is None else np.arange(8, dtype=np.int64)
+    roth = _roth_key(rule.code, rows, cols, cells.classes, tc)
+    fill_degrees(cells.deg, rows, cols, tc)
+    p0 = _cell(start, cols, tiles)
+    key = run_key(np.uint64(rule.seed), np.uint64(rows), np.uint64(cols), np.uint64(start), np.uint64(trial))
+    walker = (cells.deg, offsets, np.empty(256, np.int64), roth, rule.schedule, key)
+    return walker, _begin(cells.deg, p0, np.empty(0, np.int32)), p0
+
+
+@nb.njit(nogil=True, cache=True)
+def _run_two_boards(one, two, out, tiles_a, tiles_b):
+    code = one[0].code
+    walker_a, st_a, p_a = _walker(one, tiles_a)
+    walker_b, st_b, p_b = _walker(two, tiles_b)
+    st_a, st_b, end_a, end_b = _walk_two(code, walker_a, walker_b, tiles_a, tiles_b, st_a, st_b)
+    rows, cols = one[1], one[2]
+    n_a, ties, pend = _finish(code, walker_a, tiles_a, rows, cols, st_a, end_a)
+    p, q = _padded(p_a, cols, tiles_a), _padded(pend, cols, tiles_a)
+    record_row(out, 0, n_a, ties, p, q, _offsets(cols), cols, rows * cols)
+    rows, cols = two[1], two[2]
+    n_b, ties, pend = _finish(code, walker_b, tiles_b, rows, cols, st_b, end_b)
+    p, q = _padded(p_b, cols, tiles_b), _padded(pend, cols, tiles_b)
+    record_row(out, 1, n_b, ties, p, q, _offsets(cols), cols, rows * cols)
+    return n_a + n_b - 2
 
 
 @nb.njit(nogil=True, cache=True)
@@ -404,7 +614,8 @@ def run_pairs(code, rows, cols, starts, ranks, order_table, cells, out):
     """Every pair (``starts[i]``, ``ranks[i]``) into row ``i`` of ``out``
     (:class:`knight.core.layout.Outcomes`): rule ``code`` (fixed, pohl, roth or corner) with
     the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``cells`` as
-    in :func:`run_batch`. Returns the knight steps."""
+    in :func:`run_batch` (with ``cells.second``, fixed and roth walk two pairs at a
+    time). Returns the knight steps."""
     if cells.tiles.shape[0]:
         return _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, cells.tiles)
     return _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, None)
@@ -418,20 +629,48 @@ def _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, tiles):
     offsets = padded_offsets if tiles is None else np.arange(8, dtype=np.int64)
     tc = 0 if tiles is None else tile_cols(cols)
     choice = np.empty(256, np.int64)
+    choice2 = np.empty(256, np.int64)
     roth = _roth_key(code, rows, cols, cells.classes, tc)
     no_path = np.empty(0, np.int32)
+    no_key = np.uint64(0)
     order = np.empty((1, 8), np.uint8)
+    order2 = np.empty((1, 8), np.uint8)
     schedule = Schedule(order, np.full(1, -1, np.int64))
+    schedule2 = Schedule(order2, np.full(1, -1, np.int64))
     fill_degrees(deg, rows, cols, tc)
     deg0 = deg.copy()
     steps = 0
-    for i in range(starts.shape[0]):
+    total = starts.shape[0]
+    first = 0
+    if _pairable(code) and cells.second.shape[0] > 0:
+        first = total - total % 2
+        for i in range(0, first, 2):
+            deg[:] = deg0
+            cells.second[:] = deg0
+            p_a, p_b = _cell(starts[i], cols, tiles), _cell(starts[i + 1], cols, tiles)
+            order[0, :] = order_table[ranks[i]]
+            order2[0, :] = order_table[ranks[i + 1]]
+            one = (deg, offsets, choice, roth, schedule, no_key)
+            two = (cells.second, offsets, choice2, roth, schedule2, no_key)
+            begun = _begin(deg, p_a, no_path), _begin(cells.second, p_b, no_path)
+            st_a, st_b, end_a, end_b = _walk_two(code, one, two, tiles, tiles, *begun)
+            n, ties, pend = _finish(code, one, tiles, rows, cols, st_a, end_a)
+            record_row(
+                out, i, n, ties, _padded(p_a, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
+            )
+            steps += n - 1
+            n, ties, pend = _finish(code, two, tiles, rows, cols, st_b, end_b)
+            record_row(
+                out, i + 1, n, ties, _padded(p_b, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
+            )
+            steps += n - 1
+    for i in range(first, total):
         if i:
             deg[:] = deg0
-        s = starts[i]
-        p0 = _cell(s, cols, tiles)
+        p0 = _cell(starts[i], cols, tiles)
         order[0, :] = order_table[ranks[i]]
-        n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, p0, schedule, np.uint64(0), no_path)
+        state = _begin(deg, p0, no_path)
+        n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, no_key, no_path, state)
         steps += n - 1
         record_row(out, i, n, ties, _padded(p0, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size)
     return steps
@@ -467,16 +706,38 @@ def squares_to_cells(squares, cols: int, tiles: bool) -> np.ndarray:
     return tiled_cell.py_func(r + 2, c + 2, tile_cols(cols))
 
 
-def board_cells(board: Board, code: int) -> Cells:
-    """The :class:`Cells` of ``board`` for the rule of code ``code``, in the layout of
-    :func:`in_tiles` (uninitialised degrees; the kernels fill them)."""
+def board_cells(board: Board, code: int, runs: int = 1) -> Cells:
+    """The :class:`Cells` of ``board`` for ``runs`` runs of the rule of code ``code``, in
+    the layout of :func:`in_tiles` (uninitialised degrees; the kernels fill them), with
+    ``second`` when the runs can go two at a time (:func:`pairs_walk_two`)."""
     tiles = in_tiles(board, code)
     n = cell_count(board.rows, board.cols, tiles)
     return Cells(
         np.empty(n, np.int8),
         np.zeros(n if code in (ROTH, ROTH_RANDOM) else 0, np.int8),
         tile_steps(board.cols) if tiles else np.empty(0, np.int64),
+        np.empty(n if runs > 1 and pairs_walk_two(code) else 0, np.int8),
     )
+
+
+def board_bytes(board: Board, code: int, runs: int = 1) -> int:
+    """Bytes of the board storage (:class:`Cells`, :func:`board_cells`) of a call that
+    walks ``runs`` runs (attempts included) of the rule of code ``code`` on ``board``: the
+    degrees, their initial copy (more than one run), the second run's degrees (runs two
+    at a time) and Roth's classes (roth, roth-random).
+
+    >>> board_bytes(Board(8, 8), rule_code("roth"), runs=10)  # 12 x 12 padded cells, 4 copies
+    576
+    """
+    n = cell_count(board.rows, board.cols, in_tiles(board, code))
+    return n * (1 + (runs > 1) + (runs > 1 and pairs_walk_two(code)) + (code in (ROTH, ROTH_RANDOM)))
+
+
+def pairs_walk_two(code: int) -> bool:
+    """Whether runs of the rule of code ``code`` go two at a time (:func:`_walk_two`):
+    fixed, roth, squirrel-cull, random and roth-random. (pohl, corner and pohl-random
+    narrow a tie by a search of their own; random-order's attempts end at random.)"""
+    return bool(_pairable(code))
 
 
 # --- Python API -----------------------------------------------------------------
@@ -550,7 +811,7 @@ def _call(board, code, starts, trials, orders, switches, seed, retries, path):
         out["steps"] = np.zeros(1, np.int64)
         return out
     rule = Rule(code, Schedule(orders, switches), all_orders(), np.uint64(seed), retries)
-    cells = board_cells(board, code)
+    cells = board_cells(board, code, n if path.size == 0 else 1)
     steps = run_batch(
         rule, board.rows, board.cols, starts, trials, cells, path, run_outcomes, out["attempts"], out["order"]
     )
@@ -576,7 +837,9 @@ def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarra
     out = Outcomes.empty(len(starts))
     steps = 0
     if len(starts):
-        steps = run_pairs(code, board.rows, board.cols, starts, ranks, all_orders(), board_cells(board, code), out)
+        steps = run_pairs(
+            code, board.rows, board.cols, starts, ranks, all_orders(), board_cells(board, code, len(starts)), out
+        )
     return {**out._asdict(), "steps": np.array([steps], np.int64)}
 
 
@@ -606,6 +869,46 @@ def outcomes(
     if code != RANDOM_ORDER:
         out["order"][:] = rank
     return out
+
+
+def two_board_outcomes(boards, rule: str, starts, trials=(0, 0), *, order="12345678", seed=0) -> list[dict]:
+    """One run on each of two boards, walked side by side (:func:`_walk_two`): from square
+    ``starts[i]`` of ``boards[i]``, trial ``trials[i]``. Returns two dicts, each as
+    :func:`outcomes` returns for its board. Rows as from two calls of :func:`outcomes`;
+    rules that :func:`pairs_walk_two` refuses, and two boards of different layouts
+    (:func:`in_tiles`), are two such calls.
+
+    >>> a, b = two_board_outcomes([Board(5, 5), Board(6, 6)], "squirrel-cull", [0, 0])
+    >>> int(a["visited"][0]), bool(b["complete"][0]), int(b["steps"][0])
+    (25, True, 35)
+    """
+    if len(boards) != 2 or len(starts) != 2 or len(trials) != 2:
+        raise ValueError("two_board_outcomes takes two boards, two starts and two trials")
+    calls = [_prepare(b, rule, order, seed, 1) for b in boards]
+    code = calls[0][0]
+    if not pairs_walk_two(code) or in_tiles(boards[0], code) != in_tiles(boards[1], code):
+        return [outcomes(b, rule, [s], [t], order=order, seed=seed) for b, s, t in zip(boards, starts, trials)]
+    ss = [_starts(b, [s]) for b, s in zip(boards, starts)]
+    ts = [_trials([t]) for t in trials]
+    rules = [Rule(code, Schedule(c[3], c[4]), all_orders(), np.uint64(c[1]), 1) for c in calls]
+    out = Outcomes.empty(2, np.uint32)
+    runs = [(r, b.rows, b.cols, s[0], t[0], board_cells(b, code)) for r, b, s, t in zip(rules, boards, ss, ts)]
+    run_two_boards(*runs, out)
+    res = []
+    for i in range(2):
+        row = {k: v[i : i + 1].copy() for k, v in out._asdict().items()}
+        visited = int(row["visited"][0])
+        res.append(
+            {
+                "start": ss[i],
+                "trial": ts[i],
+                "attempts": np.ones(1, np.uint16),
+                "order": np.full(1, calls[i][5], np.int32),
+                **row,
+                "steps": np.array([visited - 1], np.int64),
+            }
+        )
+    return res
 
 
 def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=0, retries=1) -> Tour:
@@ -639,6 +942,7 @@ __all__ = [
     "Schedule",
     "Cells",
     "cells_to_squares",
+    "board_bytes",
     "board_cells",
     "fill_degrees",
     "in_tiles",
@@ -646,6 +950,9 @@ __all__ = [
     "pair_outcomes",
     "run",
     "run_batch",
+    "pairs_walk_two",
     "run_pairs",
+    "run_two_boards",
     "squares_to_cells",
+    "two_board_outcomes",
 ]

@@ -340,14 +340,60 @@ def walk_rows(board: Board, spec: RuleSpec, starts: np.ndarray) -> dict[str, np.
     return out
 
 
-def walk_tasks(study: Study, chunk: Chunk) -> list[tuple[Board, np.ndarray]]:
-    """A walk chunk's Dask tasks: (board, start squares) of about :data:`TASK_STEPS` steps."""
-    out = []
+def walk_task_rows(spec: RuleSpec, task: tuple[tuple[Board, np.ndarray], ...]) -> list[dict[str, np.ndarray]]:
+    """Rows of each (board, starts) part of a :func:`walk_tasks` task, as
+    :func:`walk_rows`'s; two one-run parts are walked side by side
+    (:func:`knight.rules.kernel.two_board_outcomes`) and share the task's seconds in
+    proportion to their knight steps."""
+    from knight.rules.kernel import two_board_outcomes
+
+    if len(task) == 1:
+        return [walk_rows(task[0][0], spec, task[0][1])]
+    t0 = time.perf_counter()
+    boards = [board for board, _ in task]
+    starts = [int(squares[0]) for _, squares in task]
+    out = two_board_outcomes(boards, spec.rule, starts, order=spec.order, seed=spec.seed)
+    seconds = time.perf_counter() - t0
+    steps = [int(p["steps"][0]) for p in out]
+    for p, n in zip(out, steps):
+        p["seconds"] = np.array([seconds * (n / sum(steps) if sum(steps) else 0.5)])
+    return out
+
+
+def walk_tasks(study: Study, chunk: Chunk) -> list[tuple[tuple[Board, np.ndarray], ...]]:
+    """A walk chunk's Dask tasks, each of about :data:`TASK_STEPS` steps: one (board, start
+    squares) part, or two parts of one run each when the rule goes two at a time
+    (:func:`knight.rules.kernel.pairs_walk_two`; boards of one start, such as runs from
+    the corner), consecutive in the chunk."""
+    from knight.rules.kernel import pairs_walk_two
+
+    parts = []
     for board, lo, hi in chunk.segments:
         squares = study.start_squares(board)[lo:hi]
         per_task = max(1, TASK_STEPS // chunk.spec.steps_per_start(board))
-        out += [(board, squares[a : a + per_task]) for a in range(0, len(squares), per_task)]
-    return out
+        parts += [(board, squares[a : a + per_task]) for a in range(0, len(squares), per_task)]
+    spec = chunk.spec
+    if spec.trials != 1 or not pairs_walk_two(rule_code(spec.rule)):
+        return [(part,) for part in parts]
+    tasks: list[tuple[tuple[Board, np.ndarray], ...]] = []
+    for part in parts:
+        if len(part[1]) == 1 and tasks and len(tasks[-1]) == 1 and len(tasks[-1][0][1]) == 1:
+            tasks[-1] = (tasks[-1][0], part)
+        else:
+            tasks.append((part,))
+    return tasks
+
+
+def task_bytes(study: Study, chunk: Chunk) -> int:
+    """The most bytes of board storage one Dask task of ``chunk`` allocates
+    (:func:`knight.rules.kernel.board_bytes` of its parts; 0 for a tree chunk)."""
+    from knight.rules.kernel import board_bytes
+
+    if chunk.kind != "walk":
+        return 0
+    spec, code = chunk.spec, rule_code(chunk.spec.rule)
+    runs = spec.trials * spec.retries
+    return max(sum(board_bytes(b, code, len(s) * runs) for b, s in task) for task in walk_tasks(study, chunk))
 
 
 @dataclass
@@ -414,12 +460,12 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> Ch
         jobs = walk_tasks(study, chunk)
         if client is None:
             results = []
-            for board, starts in jobs:
-                results.append(walk_rows(board, chunk.spec, starts))
+            for task in jobs:
+                results.append(walk_task_rows(chunk.spec, task))
                 if progress is not None:
                     progress.update(1)
         else:
-            futures = [client.submit(walk_rows, board, chunk.spec, starts, pure=False) for board, starts in jobs]
+            futures = [client.submit(walk_task_rows, chunk.spec, task, pure=False) for task in jobs]
             if progress is not None:
                 from dask.distributed import as_completed
 
@@ -428,7 +474,7 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> Ch
             results = client.gather(futures)
         per_board: dict[Board, list[float]] = {}
         batches = []
-        for (board, _), p in zip(jobs, results):
+        for (board, _), p in zip((part for task in jobs for part in task), (p for ps in results for p in ps)):
             batches.append(pa.RecordBatch.from_arrays(_arrays(rule, board, p), schema=RUNS_SCHEMA))
             acc = per_board.setdefault(board, [0, 0, 0.0])
             acc[0] += len(p["start"])

@@ -17,7 +17,7 @@ from knight.core.tiebreak import RULES
 from knight.pipeline.codehash import code_version
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
-from knight.rules.studies import Study
+from knight.rules.studies import Study, task_bytes
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
 from knight.sweep.census_check import checked_boards
@@ -164,12 +164,15 @@ def rules_chunk_files(study, rule, kind="runs"):
 
 
 def rules_resources(wildcards, attempt):
-    """Memory (MB) and run time (minutes) of one chunk job, from its rows and knight steps:
-    ~300 MB plus ~100 bytes a row; at most 30 M steps per second per thread (pohl is the
-    slowest rule); doubled on a retry."""
-    chunk = STUDIES[wildcards.study].chunks(wildcards.rule)[int(wildcards.chunk)]
+    """Memory (MB) and run time (minutes) of one chunk job, from its rows, boards and
+    knight steps: ~300 MB plus ~100 bytes a row plus each thread's largest task's boards
+    (knight.rules.studies.task_bytes); at most 30 M steps per second per thread (pohl is
+    the slowest rule); doubled on a retry."""
+    study = STUDIES[wildcards.study]
+    chunk = study.chunks(wildcards.rule)[int(wildcards.chunk)]
     minutes = 5 + chunk.steps / 30e6 / 60 / job_threads()
-    return {"mem_mb": int((300 + chunk.rows * 100 / 1e6) * attempt), "runtime": int(minutes * attempt)}
+    boards = job_threads() * task_bytes(study, chunk) / 1e6
+    return {"mem_mb": int((300 + chunk.rows * 100 / 1e6 + boards) * attempt), "runtime": int(minutes * attempt)}
 
 
 # --- queens -------------------------------------------------------------------------
