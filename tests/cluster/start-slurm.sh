@@ -18,7 +18,8 @@ PARTITION=${SLURM_PARTITION_NAME:-main}
 
 say() { echo "start-slurm: $*"; }
 die() { echo "start-slurm: error: $*" >&2; exit 1; }
-running() { [[ -s $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# shellcheck source=tests/cluster/slurm-daemons.sh
+source "$(dirname "$0")/slurm-daemons.sh"
 
 [[ $(id -u) -eq 0 ]] || die "run as root (it installs packages and starts daemons)"
 t0=$SECONDS
@@ -48,7 +49,7 @@ if [[ ! -s /etc/munge/munge.key ]]; then
 fi
 chown munge:munge /etc/munge/munge.key
 chmod 0400 /etc/munge/munge.key
-if ! running /run/munge/munged.pid; then
+if ! running /run/munge/munged.pid munged; then
   say "starting munged"
   runuser -u munge -- /usr/sbin/munged
 fi
@@ -118,33 +119,51 @@ rm -f "$new"
 mkdir -p "$STATE" "$SPOOL" "$LOGS"
 chown slurm:slurm "$STATE" "$LOGS"
 
+logs_tail() {
+  local f
+  for f in "$LOGS/slurmctld.log" "$LOGS/slurmd.log"; do
+    if [[ -s $f ]]; then echo "--- last lines of $f:"; tail -n 20 "$f"; fi
+  done >&2
+}
+
 # --- daemons ----------------------------------------------------------------------
-if [[ -n $changed ]] && { running /run/slurmctld.pid || running /run/slurmd.pid; }; then
+if [[ -n $changed ]] && { running /run/slurmctld.pid slurmctld || running /run/slurmd.pid slurmd; }; then
   say "slurm.conf changed: restarting the daemons"
   "$(dirname "$0")/stop-slurm.sh" --keep-munge
 fi
-if ! running /run/slurmctld.pid; then
-  say "starting slurmctld"
-  slurmctld
-fi
-if ! running /run/slurmd.pid; then
-  say "starting slurmd"
-  slurmd
-fi
+for d in slurmctld slurmd; do
+  if ! running "/run/$d.pid" "$d"; then
+    say "starting $d"
+    "$d"
+    # It forks and writes its pid file: give the child 10 s to do so.
+    for _ in $(seq 100); do running "/run/$d.pid" "$d" && break; sleep 0.1; done
+  fi
+done
 
 # --- wait for the node ----------------------------------------------------------------
+# By the clock, not by a count of tries: sinfo takes 9 s to give up on a controller that
+# is down, so 120 tries once took 18 minutes. A daemon that dies while we wait is reported
+# with its log, not waited for.
 state=
-for i in $(seq 120); do
-  state=$(sinfo -h -n "$host" -o %T 2>/dev/null | head -1 || true)
+deadline=$(( SECONDS + 60 ))
+tries=0
+while (( SECONDS < deadline )); do
+  for d in slurmctld slurmd; do
+    if ! running "/run/$d.pid" "$d"; then
+      logs_tail
+      die "$d stopped while starting (its log is above)"
+    fi
+  done
+  state=$(timeout 5 sinfo -h -n "$host" -o %T 2>/dev/null | head -1 || true)
   case $state in
     idle|mixed|allocated) break ;;
     drain*|down*|fail*)
-      if (( i % 10 == 5 )); then scontrol update NodeName="$host" State=RESUME 2>/dev/null || true; fi ;;
+      if (( ++tries % 10 == 5 )); then scontrol update NodeName="$host" State=RESUME 2>/dev/null || true; fi ;;
   esac
   sleep 0.5
 done
 case $state in
   idle|mixed|allocated) ;;
-  *) die "node $host is '${state:-not listed}' after 60 s (see $LOGS/slurmctld.log and $LOGS/slurmd.log)" ;;
+  *) logs_tail; die "node $host is '${state:-not listed}' after 60 s (the daemons' logs are above)" ;;
 esac
 say "node $host ($cpus CPUs) is $state in partition $PARTITION, after $(( SECONDS - t0 )) s"

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 say() { echo "stop-slurm: $*"; }
-running() { [[ -s $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# shellcheck source=tests/cluster/slurm-daemons.sh
+source "$(dirname "$0")/slurm-daemons.sh"
 
 [[ $(id -u) -eq 0 ]] || { echo "stop-slurm: error: run as root" >&2; exit 1; }
 keep_munge=
@@ -13,7 +14,7 @@ keep_munge=
 
 stop() {  # stop NAME PIDFILE: SIGTERM, wait up to 15 s, then SIGKILL
   local name=$1 pidfile=$2 pid
-  running "$pidfile" || return 0
+  running "$pidfile" "$name" || return 0
   pid=$(cat "$pidfile")
   say "stopping $name ($pid)"
   kill -TERM "$pid"
@@ -22,7 +23,7 @@ stop() {  # stop NAME PIDFILE: SIGTERM, wait up to 15 s, then SIGKILL
   kill -KILL "$pid" 2>/dev/null || true
 }
 
-if running /run/slurmctld.pid && command -v squeue >/dev/null; then
+if running /run/slurmctld.pid slurmctld && command -v squeue >/dev/null; then
   jobs=$(squeue -h -t PENDING,RUNNING,SUSPENDED,COMPLETING -o %A 2>/dev/null | sort -u | tr '\n' ' ' || true)
   if [[ -n ${jobs// } ]]; then
     say "cancelling jobs $jobs"
