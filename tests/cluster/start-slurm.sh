@@ -6,6 +6,7 @@
 # `slurmd -C`; accounting is off; finished jobs stay visible to `squeue` for MinJobAge
 # seconds (what Snakemake's Slurm plugin needs to read job states without sacct).
 # Idempotent: a second call, with the daemons up, only checks that the node is idle.
+# A pid file counts only if it names a live process of the daemon's name (slurm-daemons.sh).
 # Stop with tests/cluster/stop-slurm.sh.
 set -euo pipefail
 
@@ -131,10 +132,13 @@ if [[ -n $changed ]] && { running /run/slurmctld.pid slurmctld || running /run/s
   say "slurm.conf changed: restarting the daemons"
   "$(dirname "$0")/stop-slurm.sh" --keep-munge
 fi
+# A controller started here starts empty (-c): job records kept in $STATE by an earlier
+# run, or by the machine image this machine booted from, are not recovered (a job pending
+# there would run again beside the tests).
 for d in slurmctld slurmd; do
   if ! running "/run/$d.pid" "$d"; then
     say "starting $d"
-    "$d"
+    if [[ $d == slurmctld ]]; then slurmctld -c; else slurmd; fi
     # It forks and writes its pid file: give the child 10 s to do so.
     for _ in $(seq 100); do running "/run/$d.pid" "$d" && break; sleep 0.1; done
   fi
