@@ -135,14 +135,18 @@ fi
 # A controller started here starts empty (-c): job records kept in $STATE by an earlier
 # run, or by the machine image this machine booted from, are not recovered (a job pending
 # there would run again beside the tests).
-for d in slurmctld slurmd; do
-  if ! running "/run/$d.pid" "$d"; then
-    say "starting $d"
-    if [[ $d == slurmctld ]]; then slurmctld -c; else slurmd; fi
-    # It forks and writes its pid file: give the child 10 s to do so.
-    for _ in $(seq 100); do running "/run/$d.pid" "$d" && break; sleep 0.1; done
-  fi
-done
+# start NAME COMMAND...: run COMMAND unless NAME runs; the daemon forks and writes
+# /run/NAME.pid, and its child is given 10 s to do so.
+start() {
+  local name=$1
+  shift
+  running "/run/$name.pid" "$name" && return 0
+  say "starting $name"
+  "$@"
+  for _ in $(seq 100); do running "/run/$name.pid" "$name" && break; sleep 0.1; done
+}
+start slurmctld slurmctld -c
+start slurmd slurmd
 
 # --- wait for the node ----------------------------------------------------------------
 # By the clock, not by a count of tries: sinfo takes 9 s to give up on a controller that
