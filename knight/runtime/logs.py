@@ -32,6 +32,22 @@ _ONE_LINE = (KeyboardInterrupt, seal.SealError)
 _RECOVER = "run the workflow again: its start-up check removes the file and remakes it"
 
 
+def interrupted(value: BaseException | None) -> bool:
+    """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one.
+
+    A Ctrl-C that lands inside an import can come out wrapped: one in a class body's
+    ``__set_name__`` (dataclasses, while ``dask.distributed`` is imported) is re-raised as
+    ``RuntimeError: Error calling __set_name__ ...`` with the KeyboardInterrupt as its cause.
+    """
+    seen = set()
+    while value is not None and id(value) not in seen:
+        if isinstance(value, KeyboardInterrupt):
+            return True
+        seen.add(id(value))
+        value = value.__cause__ or value.__context__
+    return False
+
+
 def script_logging(sm, name: str = "knight") -> logging.Logger:
     """Logger for a Snakemake script ``sm`` (the injected ``snakemake`` object), writing
     to ``sm.log[0]``; a script without a log file logs to standard error. Checks the
@@ -53,8 +69,8 @@ def script_logging(sm, name: str = "knight") -> logging.Logger:
 
     def excepthook(kind, value, tb):
         _failed.append(kind)
-        if issubclass(kind, _ONE_LINE):
-            line = "interrupted (Ctrl-C)" if issubclass(kind, KeyboardInterrupt) else str(value)
+        if interrupted(value) or issubclass(kind, _ONE_LINE):
+            line = "interrupted (Ctrl-C)" if interrupted(value) else str(value)
             logger.error("job stopped: %s", line)
             console.write(f"{job}: {line}\n")
         else:

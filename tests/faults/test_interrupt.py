@@ -99,3 +99,32 @@ def test_ctrl_c_then_the_same_command_again(repo, clean, tmp_path):
     assert_same_results(work, clean)
     for log in (work / "results" / "logs").rglob("*.log"):
         assert "Traceback" not in log.read_text(errors="replace"), log
+
+
+#: A Ctrl-C inside a class body's ``__set_name__`` (seen in CI while a job imported
+#: ``dask.distributed``): Python re-raises it as a RuntimeError caused by the interrupt.
+WRAPPED = """
+class Named:
+    def __set_name__(self, owner, name):
+        raise KeyboardInterrupt
+
+class Owner:
+    field = Named()
+"""
+
+
+def test_a_ctrl_c_wrapped_by_an_import_is_still_one_line(repo, tmp_path):
+    from knight.runtime.logs import interrupted
+
+    try:
+        exec(WRAPPED, {})
+    except RuntimeError as exc:
+        wrapped = exc
+    assert isinstance(wrapped.__cause__, KeyboardInterrupt) and interrupted(wrapped)
+    assert not interrupted(RuntimeError("no")) and not interrupted(None)
+    script = tmp_path / "tmpabc123.sweep_chunk.py"  # named as Snakemake names a job's copy
+    script.write_text(WRAPPED)
+    env = {**os.environ, "PYTHONPATH": os.path.join(repo, "workflow", "site")}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert done.returncode != 0
+    assert done.stderr == "sweep_chunk.py: interrupted (Ctrl-C)\n", done.stderr

@@ -10,8 +10,17 @@ import os
 import sys
 
 
+def _interrupted(kind, value):
+    """A Ctrl-C, also one wrapped by the import it landed in (knight.runtime.logs.interrupted)."""
+    try:
+        from knight.runtime.logs import interrupted
+    except Exception:  # knight itself not importable: only the plain case
+        return issubclass(kind, KeyboardInterrupt)
+    return interrupted(value)
+
+
 def _excepthook(kind, value, tb, _previous=sys.excepthook):
-    if issubclass(kind, KeyboardInterrupt):
+    if _interrupted(kind, value):
         name = os.path.basename(sys.argv[0] or "python")  # Snakemake's copy: tmpXXXXXXXX.SCRIPT.py
         sys.stderr.write(f"{name.split('.', 1)[-1] if name.startswith('tmp') else name}: interrupted (Ctrl-C)\n")
         return
