@@ -69,8 +69,9 @@ def script_logging(sm, name: str = "knight") -> logging.Logger:
 
     def excepthook(kind, value, tb):
         _failed.append(kind)
-        if interrupted(value) or issubclass(kind, _ONE_LINE):
-            line = "interrupted (Ctrl-C)" if interrupted(value) else str(value)
+        stopped = interrupted(value)
+        if stopped or issubclass(kind, _ONE_LINE):
+            line = "interrupted (Ctrl-C)" if stopped else str(value)
             logger.error("job stopped: %s", line)
             console.write(f"{job}: {line}\n")
         else:
