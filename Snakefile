@@ -16,6 +16,11 @@ _JOB_PATH += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p
 os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
 
 from knight.pipeline.config import check_config_file
+from knight.runtime.logs import one_line_interrupts
+
+# A Ctrl-C as Snakemake itself exits (waiting for its threads) is one line, not Python's
+# "Exception ignored ... KeyboardInterrupt" traceback.
+one_line_interrupts("snakemake")
 
 # A YAML error in the default config stops the run naming its file and line (Snakemake's
 # own message names neither; --configfile files are read by Snakemake before this file).

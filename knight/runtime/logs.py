@@ -48,6 +48,25 @@ def interrupted(value: BaseException | None) -> bool:
     return False
 
 
+def one_line_interrupts(name: str) -> None:
+    """Report a Ctrl-C that Python can only call "ignored" as one line on standard error,
+    ``NAME: interrupted (Ctrl-C)``, not a traceback.
+
+    That is a Ctrl-C landing while the interpreter, at exit, waits for its threads
+    (``threading._shutdown``): Python hands it to :data:`sys.unraisablehook`. Other
+    unraisable errors go to the hook that was in place.
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable):
+        if interrupted(unraisable.exc_value):
+            sys.stderr.write(f"{name}: interrupted (Ctrl-C)\n")
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+
+
 def script_logging(sm, name: str = "knight") -> logging.Logger:
     """Logger for a Snakemake script ``sm`` (the injected ``snakemake`` object), writing
     to ``sm.log[0]``; a script without a log file logs to standard error. Checks the

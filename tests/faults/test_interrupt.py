@@ -128,3 +128,30 @@ def test_a_ctrl_c_wrapped_by_an_import_is_still_one_line(repo, tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
     assert done.returncode != 0
     assert done.stderr == "sweep_chunk.py: interrupted (Ctrl-C)\n", done.stderr
+
+
+#: A Ctrl-C while the interpreter waits for a thread at exit (seen in this test's run: it
+#: reached Snakemake as it finished, and Python printed "Exception ignored in: <module
+#: 'threading'> ... KeyboardInterrupt").
+AT_EXIT = """
+import os, signal, threading, time
+
+def late():
+    time.sleep(0.3)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.5)
+
+threading.Thread(target=late).start()
+"""
+
+
+def test_a_ctrl_c_while_exiting_is_one_line(repo, tmp_path):
+    job = tmp_path / "tmpabc123.board_tables.py"  # a job, through workflow/site/sitecustomize.py
+    job.write_text(AT_EXIT)
+    env = {**os.environ, "PYTHONPATH": os.path.join(repo, "workflow", "site")}
+    done = subprocess.run([sys.executable, str(job)], capture_output=True, text=True, env=env)
+    assert done.stderr == "board_tables.py: interrupted (Ctrl-C)\n", done.stderr
+    main = "from knight.runtime.logs import one_line_interrupts\none_line_interrupts('snakemake')\n" + AT_EXIT
+    env = {**os.environ, "PYTHONPATH": repo}
+    done = subprocess.run([sys.executable, "-c", main], capture_output=True, text=True, env=env)
+    assert done.stderr == "snakemake: interrupted (Ctrl-C)\n", done.stderr

@@ -19,15 +19,28 @@ def _interrupted(kind, value):
     return interrupted(value)
 
 
+def _said_interrupted(kind, value):
+    """Write the job's one line and return True if ``value`` is a Ctrl-C."""
+    if not _interrupted(kind, value):
+        return False
+    name = os.path.basename(sys.argv[0] or "python")  # Snakemake's copy: tmpXXXXXXXX.SCRIPT.py
+    sys.stderr.write(f"{name.split('.', 1)[-1] if name.startswith('tmp') else name}: interrupted (Ctrl-C)\n")
+    return True
+
+
 def _excepthook(kind, value, tb, _previous=sys.excepthook):
-    if _interrupted(kind, value):
-        name = os.path.basename(sys.argv[0] or "python")  # Snakemake's copy: tmpXXXXXXXX.SCRIPT.py
-        sys.stderr.write(f"{name.split('.', 1)[-1] if name.startswith('tmp') else name}: interrupted (Ctrl-C)\n")
-        return
-    _previous(kind, value, tb)
+    if not _said_interrupted(kind, value):
+        _previous(kind, value, tb)
+
+
+def _unraisablehook(unraisable, _previous=sys.unraisablehook):
+    """A Ctrl-C while the interpreter waits for its threads at exit (threading._shutdown)."""
+    if not _said_interrupted(unraisable.exc_type, unraisable.exc_value):
+        _previous(unraisable)
 
 
 sys.excepthook = _excepthook
+sys.unraisablehook = _unraisablehook
 
 _here = os.path.dirname(os.path.abspath(__file__))
 for _entry in sys.path:
