@@ -9,6 +9,7 @@ single tour import no more than they use (no Dask, no matplotlib).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 
@@ -51,5 +52,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def console() -> None:
+    """The console command: :func:`main`, then exit with its code.
+
+    The objects the command leaves (numba's compiled kernels, Dask, Arrow) are moved out
+    of the garbage collector's sight first, so the interpreter's last collections at exit
+    do not walk them: that walk took 0.25–0.35 s of a ``knight queens place 16`` process
+    of 4 s. Everything the commands write is closed before :func:`main` returns, and the
+    standard streams are still flushed at exit."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

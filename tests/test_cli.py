@@ -126,3 +126,32 @@ def test_scan_of_a_fixed_and_a_roth_sweep_names_both_folders(tmp_path, capsys):
     assert f"{tmp_path / 'board=5x5'} and {tmp_path / 'rule=roth' / 'board=5x5'}" in text
     assert "partitioned by board and by rule, board" in text
     assert scan(tmp_path / "rule=roth").collect().height == scan(tmp_path / "board=5x5").collect().height == 50
+
+
+#: The console command, with a probe that runs after its last exit handler has been
+#: registered (so before it): the collector is already frozen when the handlers run.
+CONSOLE = """
+import atexit, gc, sys
+from knight.cli import console
+atexit.register(lambda: print("frozen" if gc.get_freeze_count() else "not frozen", file=sys.stderr))
+sys.argv = ["knight", *{argv!r}]
+console()
+"""
+
+
+def test_console_exits_without_walking_its_objects_and_its_files_are_whole(tmp_path):
+    import polars as pl
+
+    out = tmp_path / "place6.parquet"
+    argv = ["queens", "place", "6", "--output", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE.format(argv=argv)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith("frozen") and "not frozen" not in done.stderr
+    assert pl.read_parquet(out).height == 4  # the 4 placements of 6 queens on 6 x 6
+    bad = subprocess.run(
+        [sys.executable, "-c", CONSOLE.format(argv=["queens", "place", "0"])], capture_output=True, text=True
+    )
+    assert bad.returncode == 2  # an error keeps its exit code and its one line
+    assert bad.stderr.splitlines()[0] == "knight queens: error: board side n must be at least 1, got n=0"

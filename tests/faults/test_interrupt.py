@@ -155,3 +155,14 @@ def test_a_ctrl_c_while_exiting_is_one_line(repo, tmp_path):
     env = {**os.environ, "PYTHONPATH": repo}
     done = subprocess.run([sys.executable, "-c", main], capture_output=True, text=True, env=env)
     assert done.stderr == "snakemake: interrupted (Ctrl-C)\n", done.stderr
+
+
+def test_a_job_exits_with_the_collector_frozen(repo, tmp_path):
+    job = tmp_path / "tmpabc123.sweep_chunk.py"
+    # The job's exit handlers run here, as at exit: sitecustomize's, registered first, last.
+    job.write_text("import atexit, gc\natexit._run_exitfuncs()\nprint(gc.get_freeze_count() > 0)\n")
+    env = {**os.environ, "PYTHONPATH": os.path.join(repo, "workflow", "site")}
+    done = subprocess.run([sys.executable, str(job)], capture_output=True, text=True, env=env)
+    assert done.stdout == "True\n", done.stderr
+    done = subprocess.run([sys.executable, str(job)], capture_output=True, text=True)  # without it
+    assert done.stdout == "False\n", done.stderr

@@ -2,8 +2,11 @@
 first on their PYTHONPATH): a Ctrl-C that lands while a job's script is still starting
 (Snakemake's preamble, heavy imports) ends the job with one line instead of a traceback.
 Once the script runs, :func:`knight.runtime.logs.script_logging` takes over (one line in
-the job's log). Any other ``sitecustomize`` further down the path is run as well."""
+the job's log). It also spares every job the interpreter's last garbage collections at
+exit (below). Any other ``sitecustomize`` further down the path is run as well."""
 
+import atexit
+import gc
 import importlib.machinery
 import importlib.util
 import os
@@ -41,6 +44,11 @@ def _unraisablehook(unraisable, _previous=sys.unraisablehook):
 
 sys.excepthook = _excepthook
 sys.unraisablehook = _unraisablehook
+# Registered first, so it runs after every other exit handler (Dask's, logging's): the
+# objects a job leaves (numba's kernels, Dask, Arrow) move out of the collector's sight,
+# and the interpreter's collections at exit no longer walk them: 0.4-0.8 s a sweep job,
+# 0.05 s with this. A job closes what it writes before its script ends.
+atexit.register(gc.freeze)
 
 _here = os.path.dirname(os.path.abspath(__file__))
 for _entry in sys.path:
