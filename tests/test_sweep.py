@@ -212,3 +212,31 @@ def test_table_sorts_start_blocks_from_parts_in_any_order():
     for i in range(0, len(rows), 7):
         r = rows[i]
         assert (r["visited"], r["end"], r["complete"], r["closed"], r["ties"]) == want[(r["start"], r["order"])]
+
+
+@pytest.mark.parametrize("ranks", [None, np.array([3, 70, 5000, 40000])])
+def test_runs_file_bytes_do_not_depend_on_the_tables_chunks(tmp_path, ranks):
+    """A runs table whose columns are views of the tasks' arrays (every order) or joined
+    copies (a few orders) writes the same Parquet bytes as the same rows in one
+    contiguous array per column, and reads back as those rows."""
+    import pyarrow.parquet as pq
+
+    from knight.sweep.driver import RUNS_PARQUET, orbit_rows, to_table
+
+    board = Board(6, 6)
+    spec = SweepSpec(board, ranks=ranks)
+    parts = [orbit_rows(board, orbit, spec.ranks, "tree") for orbit in spec.orbits()][::-1]
+    table = to_table(board, parts, len(spec.ranks))
+    per = len(spec.ranks)
+    start = table.column("start").to_numpy().astype(np.int64)
+    order = table.column("order").to_numpy().astype(np.int64)
+    assert np.array_equal(start, np.repeat(np.arange(36), per)) and np.array_equal(order, np.tile(spec.ranks, 36))
+    chunks = table.column("end").num_chunks
+    assert chunks == (36 if ranks is None else 1)
+    plain = table.combine_chunks()
+    assert plain.column("end").num_chunks == 1
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    pq.write_table(table, a, **RUNS_PARQUET)
+    pq.write_table(plain, b, **RUNS_PARQUET)
+    assert a.read_bytes() == b.read_bytes()
+    assert pq.read_table(a).equals(plain)

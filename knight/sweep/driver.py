@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from knight.core import dataset
 from knight.core.board import Board, parse_board, parse_starts
@@ -71,6 +72,9 @@ RUNS_PARQUET = {
         "end": "BYTE_STREAM_SPLIT",
     },
 }
+
+#: Blocks (one start's rows) shorter than this are copied into one array by :func:`to_table`.
+_MIN_BLOCK_ROWS = 4096
 
 _OUTCOME_DTYPES = {
     "visited": np.uint32,
@@ -219,25 +223,26 @@ def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]], per_start: in
     """Assemble task results into one runs table (``RUNS_SCHEMA``), sorted by (start, order).
 
     Each part holds whole starts, every start a block of ``per_start`` rows sorted by
-    order, so the table is the blocks sorted by start: one copy of each block into
-    columns allocated once (no row sort, no concatenation).
+    order, so the table is the blocks sorted by start. A column is the blocks in that
+    order as the chunks of one Arrow array, each a view of its part's memory (no row
+    sort, no copy; a part's array of another type is cast). Blocks under
+    :data:`_MIN_BLOCK_ROWS` rows (a few orders a start) are joined into one array
+    instead, so that no column is thousands of tiny chunks.
     """
     parts = list(parts)
     blocks = sorted(
         (int(p["start"][lo]), k, lo) for k, p in enumerate(parts) for lo in range(0, len(p["start"]), per_start)
     )
     n = len(blocks) * per_start
-    cols = {
-        "rows": np.full(n, board.rows, np.uint16),
-        "cols": np.full(n, board.cols, np.uint16),
-    }
+    arrays = []
     for f in RUNS_SCHEMA:
-        if f.name in cols:
+        if f.name in ("rows", "cols"):
+            arrays.append(pa.array(np.full(n, getattr(board, f.name), np.uint16), type=f.type))
             continue
-        out = cols[f.name] = np.empty(n, f.type.to_pandas_dtype())
-        for i, (_, k, lo) in enumerate(blocks):
-            out[i * per_start : (i + 1) * per_start] = parts[k][f.name][lo : lo + per_start]
-    return pa.Table.from_arrays([pa.array(cols[f.name], type=f.type) for f in RUNS_SCHEMA], schema=RUNS_SCHEMA)
+        pieces = [pa.array(parts[k][f.name][lo : lo + per_start], type=f.type) for _, k, lo in blocks]
+        column = pa.chunked_array(pieces, type=f.type)
+        arrays.append(column.combine_chunks() if per_start < _MIN_BLOCK_ROWS else column)
+    return pa.Table.from_arrays(arrays, schema=RUNS_SCHEMA)
 
 
 @dataclass
@@ -374,8 +379,8 @@ def sweep(
     files = []
     for k, res in enumerate(iter_chunks(spec, client=client, progress=progress)):
         runs += res.table.num_rows
-        complete += int(np.count_nonzero(res.table.column("complete").to_numpy()))
-        closed += int(np.count_nonzero(res.table.column("closed").to_numpy()))
+        complete += pc.sum(res.table.column("complete")).as_py() or 0
+        closed += pc.sum(res.table.column("closed")).as_py() or 0
         steps += res.steps
         if on_chunk is not None:
             on_chunk(res)
