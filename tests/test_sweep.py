@@ -240,3 +240,31 @@ def test_runs_file_bytes_do_not_depend_on_the_tables_chunks(tmp_path, ranks):
     pq.write_table(plain, b, **RUNS_PARQUET)
     assert a.read_bytes() == b.read_bytes()
     assert pq.read_table(a).equals(plain)
+
+
+def test_runs_table_needs_no_pandas_and_refuses_values_that_do_not_fit():
+    """The runs table is built from buffers (``pa.array`` would import pandas, 0.2 s of
+    every job); a task's column of another dtype is cast only when its values fit."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from knight.core.board import Board\n"
+        "from knight.sweep.driver import SweepSpec, orbit_rows, to_table\n"
+        "spec = SweepSpec(Board(5, 5))\n"
+        "parts = [orbit_rows(spec.board, o, spec.ranks, 'tree') for o in spec.orbits()]\n"
+        "assert 'pandas' not in sys.modules, 'imported before the table'\n"
+        "table = to_table(spec.board, parts, len(spec.ranks))\n"
+        "print(table.num_rows, 'pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1008000", "False"]
+
+    from knight.sweep.driver import RUNS_SCHEMA, _arrow
+
+    end = RUNS_SCHEMA.field("end")
+    assert _arrow(np.array([3, 7], np.int64), end).to_pylist() == [3, 7]
+    with pytest.raises(ValueError, match="runs column end: values do not fit uint32"):
+        _arrow(np.array([3, -1], np.int64), end)
+    assert _arrow(np.array([True, False, True]), RUNS_SCHEMA.field("closed")).to_pylist() == [True, False, True]
