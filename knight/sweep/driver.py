@@ -240,7 +240,7 @@ def to_table(board: Board, parts: Iterable[dict[str, np.ndarray]], per_start: in
     arrays = []
     for f in RUNS_SCHEMA:
         if f.name in ("rows", "cols"):
-            arrays.append(_arrow(np.full(n, getattr(board, f.name)), f))
+            arrays.append(_arrow(np.full(n, getattr(board, f.name), _COLUMN_DTYPES[f.name]), f))
             continue
         column = pa.chunked_array([_arrow(parts[k][f.name][lo : lo + per_start], f) for _, k, lo in blocks], f.type)
         arrays.append(column.combine_chunks() if per_start < _MIN_BLOCK_ROWS else column)
