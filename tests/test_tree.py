@@ -395,3 +395,49 @@ def test_search_refuses_ranks_that_steer_nothing(wanted):
     refused, as are ranks outside 0..40319."""
     with pytest.raises(ValueError, match="wanted ranks must be 1 or more of 0..40319"):
         search(Board(8, 8), 0, wanted)
+
+
+def test_step_matches_a_plain_least_degree_count():
+    """``_enter`` (one step of the search: degree table look-ups, no comparisons) against
+    the rule read plainly: on boards with random squares visited mid-walk, the knight's
+    unvisited neighbours lose a degree and the moves to the least of them are the mask.
+    Degrees are recounted from the visited squares, not taken from the engine."""
+    from knight.core.layout import BLOCKED
+    from knight.sweep.tree import _LEVEL, _enter
+
+    rng = np.random.default_rng(19)
+    board = parse_board("9x11")
+    deg0, offsets, index = padded(board)
+    width = board.cols + 4
+    cells = np.asarray(index, np.int64)
+    moves = [(2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2)]
+    assert [dr * width + dc for dr, dc in moves] == list(offsets)
+    seen_masks = set()
+    for _ in range(3000):
+        visited = rng.random(board.size) < rng.choice([0.1, 0.5, 0.9])
+        p = int(rng.integers(board.size))
+        visited[p] = False
+        free = np.zeros(len(deg0), bool)
+        free[cells[~visited]] = True
+        deg = np.full(len(deg0), BLOCKED, np.int8)
+        for q in cells[~visited]:
+            deg[q] = sum(free[q + o] for o in offsets)
+        deg[cells[visited]] = BLOCKED - rng.integers(0, 9, visited.sum())  # blocked, decremented
+        want = deg.copy()
+        want[cells[p]] = BLOCKED
+        least, mask = 9, 0
+        for m, o in enumerate(offsets):
+            q = cells[p] + o
+            want[q] -= 1
+            if free[q] and q != cells[p]:
+                d = int(deg[q]) - 1
+                if d < least:
+                    least, mask = d, 0
+                if d == least:
+                    mask |= 1 << m
+        got, low = _enter(deg, cells[p], width, _LEVEL)
+        assert got == mask, (p, got, mask)
+        assert mask == 0 or low == (mask & -mask).bit_length() - 1
+        assert np.array_equal(deg, want)
+        seen_masks.add(bin(mask).count("1"))
+    assert seen_masks >= {0, 1, 2, 3}

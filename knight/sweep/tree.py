@@ -11,8 +11,9 @@ order decides. For ``fixed`` that is a plain tie point.
 
 Search. From a start the knight walks while one candidate is left: :func:`_enter`
 visits a square and returns the candidates from it in one pass over its eight
-neighbours. At a residual tie among the moves ``T`` the search branches on each
-``t`` in ``T``: the orders whose first move of ``T`` is ``t``. Two kernels share
+neighbours, and :func:`_forced` repeats it while a single candidate is left. At a
+residual tie among the moves ``T`` the search branches on each ``t`` in ``T``: the
+orders whose first move of ``T`` is ``t``. Two kernels share
 these steps and differ in how a branch is represented:
 
 - :func:`_tree_full` (every rank) keeps the branch as constraints "``t`` before
@@ -59,6 +60,7 @@ from typing import NamedTuple
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from knight.core.board import Board
 from knight.core.layout import BLOCKED, padded, unpad
@@ -78,6 +80,11 @@ _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 _LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 8 for i in range(256)], dtype=np.int64)
 #: ``_SPREAD[mask]``: byte ``m`` is 0xFF for each bit ``m`` of ``mask`` (as int64 bits).
 _SPREAD = np.array([sum(0xFF << (8 * m) for m in range(8) if i >> m & 1) for i in range(256)], np.uint64).view(np.int64)
+
+#: ``_LEVEL[256 * m + d]``: bit ``8 * (d - 1) + m`` for a degree ``d`` of 1..8 (before
+#: the decrement) of the square of move ``m`` (a candidate's), 0 for larger ``d``
+#: (visited and margin squares).
+_LEVEL = np.array([1 << (8 * d - 8 + m) if 1 <= d <= 8 else 0 for m in range(8) for d in range(256)], np.uint64)
 
 # Columns of a tie frame (one row per tie point with two or more branches on the path).
 F_POS = 0  #: path length at the tie
@@ -113,7 +120,8 @@ class Walk(NamedTuple):
 class Geometry(NamedTuple):
     """What a kernel needs of the board: ``offsets`` (int64[8], padded step of each
     move), ``lowest`` (int64[256]: the step of the lowest move of each bitmask),
-    ``rows``, ``cols``, the padded ``width`` (cols + 4) and the ``rule`` code."""
+    ``rows``, ``cols``, the padded ``width`` (cols + 4), the ``rule`` code and
+    ``level`` (:data:`_LEVEL`)."""
 
     offsets: np.ndarray
     lowest: np.ndarray
@@ -121,58 +129,79 @@ class Geometry(NamedTuple):
     cols: int
     width: int
     rule: int
+    level: np.ndarray
 
 
 @nb.njit(nogil=True, cache=True)
-def _enter(deg, p, width):
+def _enter(deg, p, width, level):
     """Visit padded square ``p``; return the bitmask of the moves from ``p`` to a
-    candidate of least degree (0: no candidate).
+    candidate of least degree (0: no candidate) and the lowest move of the mask.
 
     One pass over the eight neighbours: each loses ``p`` from its degree, and the
-    decremented values are the candidates' degrees; no loop, no branch, no table.
-    ``width``: padded row length.
+    degree ``d`` it had (1..8 for a candidate) sets bit ``8·(d - 1) + m`` of one word
+    for move ``m`` (``level``: :data:`_LEVEL`, passed in so that its address stays in
+    a register; no bit for a visited or margin square). The word's lowest set byte is
+    the mask, its lowest set bit the lowest move. No loop, no branch, and no step
+    waits on another's decrement. ``width``: padded row length.
     """
     deg[np.uint64(p)] = BLOCKED
     # The moves of docs/conventions.md, 0-based: (2, 1), (2, -1), (1, -2), (-1, -2),
     # (-2, -1), (-2, 1), (-1, 2), (1, 2); the eight squares are distinct. Indices are
     # unsigned: numba then skips its negative-index wraparound.
-    c0 = 2 * width + 1
-    c1 = 2 * width - 1
-    c2 = width - 2
-    c3 = -width - 2
-    c4 = -2 * width - 1
-    c5 = -2 * width + 1
-    c6 = -width + 2
-    c7 = width + 2
-    q = np.uint64(p + c0)
-    d0 = deg[q] - 1
-    deg[q] = d0
-    q = np.uint64(p + c1)
-    d1 = deg[q] - 1
-    deg[q] = d1
-    q = np.uint64(p + c2)
-    d2 = deg[q] - 1
-    deg[q] = d2
-    q = np.uint64(p + c3)
-    d3 = deg[q] - 1
-    deg[q] = d3
-    q = np.uint64(p + c4)
-    d4 = deg[q] - 1
-    deg[q] = d4
-    q = np.uint64(p + c5)
-    d5 = deg[q] - 1
-    deg[q] = d5
-    q = np.uint64(p + c6)
-    d6 = deg[q] - 1
-    deg[q] = d6
-    q = np.uint64(p + c7)
-    d7 = deg[q] - 1
-    deg[q] = d7
-    best = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
-    e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
-    e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
-    mask = e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
-    return mask if best < _LIMIT else 0
+    q = np.uint64(p + 2 * width + 1)
+    d = deg[q]
+    deg[q] = d - 1
+    w0 = level[np.uint8(d)]
+    q = np.uint64(p + 2 * width - 1)
+    d = deg[q]
+    deg[q] = d - 1
+    w1 = level[256 + np.uint8(d)]
+    q = np.uint64(p + width - 2)
+    d = deg[q]
+    deg[q] = d - 1
+    w2 = level[512 + np.uint8(d)]
+    q = np.uint64(p - width - 2)
+    d = deg[q]
+    deg[q] = d - 1
+    w3 = level[768 + np.uint8(d)]
+    q = np.uint64(p - 2 * width - 1)
+    d = deg[q]
+    deg[q] = d - 1
+    w4 = level[1024 + np.uint8(d)]
+    q = np.uint64(p - 2 * width + 1)
+    d = deg[q]
+    deg[q] = d - 1
+    w5 = level[1280 + np.uint8(d)]
+    q = np.uint64(p - width + 2)
+    d = deg[q]
+    deg[q] = d - 1
+    w6 = level[1536 + np.uint8(d)]
+    q = np.uint64(p + width + 2)
+    d = deg[q]
+    deg[q] = d - 1
+    w7 = level[1792 + np.uint8(d)]
+    # The lanes' bits are disjoint, so ^ is |; mixing the two keeps LLVM from chaining
+    # the eight into a row of seven (three deep instead of seven).
+    w = ((w0 | w1) ^ (w2 | w3)) | ((w4 | w5) ^ (w6 | w7))
+    # cttz(0) is 64 here (defined at zero): the shift is then 0 and the mask 0.
+    tz = trailing_zeros(w)
+    return np.int64((w >> (tz & np.uint64(56))) & np.uint64(0xFF)), np.int64(tz & np.uint64(7))
+
+
+@nb.njit(nogil=True, cache=True)
+def _forced(deg, cur, mask, move, width, offsets, level):
+    """Walk on from padded square ``cur`` while its candidates ``mask`` are a single
+    move; return (the square reached, its candidates, knight steps walked).
+
+    The search's common case in a loop of its own, whose few variables stay in
+    registers (in the search's main loop they are spilled to memory on every step).
+    """
+    k = 0
+    while mask != 0 and mask & (mask - 1) == 0:
+        cur += offsets[np.uint64(move)]
+        mask, move = _enter(deg, cur, width, level)
+        k += 1
+    return cur, mask, k
 
 
 @nb.njit(nogil=True, cache=True)
@@ -384,12 +413,15 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     leaf_of[:] = -1
     after = before = 0
     deg, frames, snap = walk
-    offsets, lowest, width, rule = geo.offsets, geo.lowest, geo.width, geo.rule
+    offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
     cur = p0
-    mask = _enter(deg, cur, width)
+    mask, move = _enter(deg, cur, width, level)
     n = 1
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
+        cur, mask, k = _forced(deg, cur, mask, move, width, offsets, level)
+        n += k
+        steps += k
         p = cur + lowest[mask]  # the next square if the move is forced
         if mask & (mask - 1):  # two or more candidates
             if rule != FIXED:
@@ -434,7 +466,7 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
             after, before = _constrain(fr[F_AFTER], fr[F_BEFORE], fr[F_MASK], t)
             p = sq + offsets[t]
         cur = p
-        mask = _enter(deg, cur, width)
+        mask, move = _enter(deg, cur, width, level)
         n += 1
         steps += 1
 
@@ -512,12 +544,15 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
     lo = 0
     hi = seg.shape[0]
     deg, frames, snap = walk
-    offsets, lowest, width, rule = geo.offsets, geo.lowest, geo.width, geo.rule
+    offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
     cur = p0
-    mask = _enter(deg, cur, width)
+    mask, move = _enter(deg, cur, width, level)
     n = 1
     ties = nf = leaves = steps = labelled = clash = 0
     while True:
+        cur, mask, k = _forced(deg, cur, mask, move, width, offsets, level)
+        n += k
+        steps += k
         p = cur + lowest[mask]  # the next square if the move is forced
         if mask & (mask - 1):  # two or more candidates
             if rule != FIXED:
@@ -549,7 +584,7 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
             lo, hi = frames[f, F_BOUNDS + t], frames[f, F_BOUNDS + t + 1]
             p = sq + offsets[t]
         cur = p
-        mask = _enter(deg, cur, width)
+        mask, move = _enter(deg, cur, width, level)
         n += 1
         steps += 1
 
@@ -635,7 +670,7 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     leaf_of = np.empty(N_ORDERS, np.int32)
     leaf = np.empty((N_ORDERS, N_LEAF_FIELDS), np.int64)
     walk = _walk(deg0, board.size)
-    geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code)
+    geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code, _LEVEL)
     p0 = int(index[start])
     mirror = fixing_mirror(board, start) if full else None
     if full:
