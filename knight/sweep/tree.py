@@ -141,8 +141,8 @@ def _enter(deg, p, width, level):
     degree ``d`` it had (1..8 for a candidate) sets bit ``8·(d - 1) + m`` of one word
     for move ``m`` (``level``: :data:`_LEVEL`, passed in so that its address stays in
     a register; no bit for a visited or margin square). The word's lowest set byte is
-    the mask, its lowest set bit the lowest move. No loop, no branch, and no step
-    waits on another's decrement. ``width``: padded row length.
+    the mask, its lowest set bit the lowest move. No loop, no branch, and no look-up
+    waits on a decrement. ``width``: padded row length.
     """
     deg[np.uint64(p)] = BLOCKED
     # The moves of docs/conventions.md, 0-based: (2, 1), (2, -1), (1, -2), (-1, -2),
