@@ -10,6 +10,7 @@ Usage::
     python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
     python benchmarks/bench_tree.py --rate 24 32          # knight steps per second: tree, brute, tree before
     python benchmarks/bench_tree.py --pairs 601 1201      # few orders from (1, 1): tree against the pair kernel
+    python benchmarks/bench_tree.py --lanes 32 64         # plain walks: one at a time against two side by side
 
 For each board: a full sweep (every start x every order) computed by both engines,
 one orbit task after another on one thread (``knight.sweep.driver.orbit_rows``, no Dask, no
@@ -38,6 +39,10 @@ BOARDS``): the work of a claims scan, ``--pair-rule`` (roth) from (1, 1) under K
 orders (K = 4, 16, 64, 256), by the tie tree in slice mode and by the brute-force pair
 kernel (``knight.rules.kernel.pair_outcomes``), alternating, ``--repeats`` rounds: the
 K below which a scan walks its orders one by one (``knight.claims.scan.PAIR_RANKS``).
+Lanes (``--lanes BOARDS``): what two lanes can gain at most. Plain Warnsdorff walks
+(the tie tree's step, the lowest move at a tie) from 1,000 random squares, one walk after
+another against two walks advanced side by side in one loop, alternating, ``--repeats``
+rounds; knight steps per CPU second.
 """
 
 from __future__ import annotations
@@ -53,13 +58,14 @@ import sys
 import tempfile
 import time
 
+import numba as nb
 import numpy as np
 from versions import load
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
 from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows, sweep
-from knight.sweep.tree import search, tree_orbit
+from knight.sweep.tree import _LEVEL, _enter, search, tree_orbit
 
 
 def warm_up() -> None:
@@ -289,6 +295,54 @@ def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -
     return {"sample": sample, **rates}
 
 
+@nb.njit(nogil=True, cache=True)
+def _plain_walks(deg0, starts, width, offsets, level, lanes):
+    """Knight steps of plain walks from padded squares ``starts`` (the lowest move at a
+    tie), one at a time (``lanes`` 1) or two side by side in one loop (``lanes`` 2)."""
+    steps = 0
+    for i in range(0, len(starts), lanes):
+        da = deg0.copy()
+        db = deg0.copy()
+        a = starts[i]
+        b = starts[i + lanes - 1]
+        ma, va = _enter(da, a, width, level)
+        mb, vb = _enter(db, b, width, level) if lanes == 2 else (0, 0)
+        while ma != 0 and mb != 0:
+            a += offsets[np.uint64(va)]
+            b += offsets[np.uint64(vb)]
+            ma, va = _enter(da, a, width, level)
+            mb, vb = _enter(db, b, width, level)
+            steps += 2
+        while ma != 0:
+            a += offsets[np.uint64(va)]
+            ma, va = _enter(da, a, width, level)
+            steps += 1
+        while mb != 0:
+            b += offsets[np.uint64(vb)]
+            mb, vb = _enter(db, b, width, level)
+            steps += 1
+    return steps
+
+
+def lane_rates(board: Board, repeats: int) -> dict:
+    """Knight steps per CPU second of plain walks, one lane and two (module docstring)."""
+    from knight.core.layout import BLOCKED, padded
+
+    deg0, offsets, index = padded(board)
+    deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
+    deg[: len(deg0)] = deg0
+    starts = index[np.random.default_rng(0).integers(0, board.size, 1000)].astype(np.int64)
+    for lanes in (1, 2):  # compiled (or loaded from numba's cache) before the clock runs
+        _plain_walks(deg, starts[:2], board.cols + 4, offsets, _LEVEL, lanes)
+    rates = {1: [], 2: []}
+    for r in range(repeats):
+        for lanes in (1, 2) if r % 2 == 0 else (2, 1):
+            t0 = time.thread_time()
+            steps = _plain_walks(deg, starts, board.cols + 4, offsets, _LEVEL, lanes)
+            rates[lanes].append(steps / (time.thread_time() - t0))
+    return rates
+
+
 def load_tree(path: str):
     """Import a version of ``knight/sweep/tree.py`` from ``path`` as a separate module."""
     return load(path, "tree_before")
@@ -355,6 +409,7 @@ def main(argv=None) -> int:
     p.add_argument("--starts", type=int, default=4, help="sampled orbit representatives for --rate")
     p.add_argument("--pairs", nargs="*", metavar="BOARD", help="only the tree against the pair kernel, few orders")
     p.add_argument("--pair-rule", default="roth", help="rule for --pairs")
+    p.add_argument("--lanes", nargs="*", metavar="BOARD", help="only plain walks, one lane against two")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS)
     p.add_argument("--job", nargs=2, metavar=("BOARD", "CHUNK"), help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -370,6 +425,20 @@ def main(argv=None) -> int:
         print("|---|---|---|---|---|---|")
         for name in args.pairs:
             pairs_vs_tree(parse_board(name), args.pair_rule, args.repeats)
+        return 0
+    if args.lanes:
+        print(f"## Plain walks, knight steps per CPU second of one thread ({args.repeats} alternating rounds)\n")
+        print("| board | one lane M/s | two lanes M/s | two / one: median (min-max) |")
+        print("|---|---|---|---|")
+        for name in args.lanes:
+            r = lane_rates(parse_board(name), args.repeats)
+            ratio = [b / a for a, b in zip(r[1], r[2])]
+            med = statistics.median
+            print(
+                f"| {name} | {med(r[1]) / 1e6:.1f} | {med(r[2]) / 1e6:.1f} "
+                f"| {med(ratio):.2f} ({min(ratio):.2f}-{max(ratio):.2f}) |",
+                flush=True,
+            )
         return 0
     if args.rate:
         before = load_tree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree_before.py"))

@@ -74,8 +74,9 @@ EVERY_SCHEMA = pa.schema(
 )
 
 
-#: Largest reservation of the tie tree (board squares x padded cells, bytes: 2,000 x 2,000
-#: reserves 1.6e13 of address space) a scan makes; above it, brute force.
+#: Largest reservation of one lane of the tie tree (board squares x padded cells, bytes:
+#: 2,000 x 2,000 reserves 1.6e13 of address space a lane; constraint mode has two lanes,
+#: still a fraction of the 1.4e14 a process can address) a scan makes; above it, brute force.
 TREE_BYTES = 2**44
 #: At most this many orders are walked one by one, not by the tree: under ``roth`` from
 #: (1, 1) the pair kernel walks 4 orders 1.3-1.4x faster than the tree on 601 x 601 and

@@ -26,6 +26,12 @@ these steps and differ in how a branch is represented:
   partitioning the current slice at each tie by the branch each order takes
   (:func:`_partition`); empty branches are not taken; a leaf labels its slice.
 
+Constraint mode walks two lanes side by side (:func:`_tree_full`): each turn of its
+inner loop takes a step of each, so that one lane's step fills the time the other's
+spends waiting on its look-ups. Under ``fixed`` that loop also walks through ties with
+a single branch, which are most ties; a lane with nothing left takes a branch left at
+the other lane's oldest frame.
+
 A tie with a single branch is walked through like a forced move (its tie still
 counts); a tie with two or more pushes a frame: one row of an int64 array whose
 columns are the ``F_*`` constants, and a copy of the degree array (one byte a
@@ -49,7 +55,7 @@ records each leaf twice, once for the mirror-image orders (end mapped by ``g``),
 a start costs half its tree.
 
 Memory per call: a few tables of 40,320 entries, stacks of board-size length and one
-padded board (one byte a square) per open frame.
+padded board (one byte a square) per open frame, for each lane.
 """
 
 from __future__ import annotations
@@ -106,11 +112,11 @@ N_LEAF_FIELDS = 4
 
 
 class Walk(NamedTuple):
-    """The walking state of a search: ``deg`` (int8 degrees of the padded board, see
-    :func:`knight.core.layout.padded`, then margin cells up to a multiple of 8),
-    ``frames`` (int64[board size, N_FIELDS]) and
-    ``snap`` (int64[open frames, len(deg) / 8]: the degrees at each open frame, copied
-    eight cells to a word)."""
+    """The walking state of a search, for one lane or two (:func:`_walk`): ``deg``
+    (int8 degrees of the padded board, see :func:`knight.core.layout.padded`, then
+    margin cells up to a multiple of 8; a lane's after the other's), ``frames``
+    (int64[board size, N_FIELDS] a lane) and ``snap`` (int64[board size, lane cells / 8]
+    a lane: the degrees at each open frame, copied eight cells to a word)."""
 
     deg: np.ndarray
     frames: np.ndarray
@@ -180,7 +186,7 @@ def _enter(deg, p, width, level):
     d = deg[q]
     deg[q] = d - 1
     w7 = level[1792 + np.uint8(d)]
-    # The lanes' bits are disjoint, so ^ is |; mixing the two keeps LLVM from chaining
+    # The eight words' bits are disjoint, so ^ is |; mixing the two keeps LLVM from chaining
     # the eight into a row of seven (three deep instead of seven).
     w = ((w0 | w1) ^ (w2 | w3)) | ((w4 | w5) ^ (w6 | w7))
     # cttz(0) is 64 here (defined at zero): the shift is then 0 and the mask 0.
@@ -265,15 +271,19 @@ def _reserve(rows: int, cols: int) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, nbytes, flags=flags), np.int64).reshape(rows, cols)
 
 
-def _walk(deg0: np.ndarray, size: int) -> Walk:
-    """A fresh walking state on a copy of ``deg0`` (int8) for a board of ``size`` squares."""
-    deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
-    deg[: len(deg0)] = deg0
+def _walk(deg0: np.ndarray, size: int, lanes: int = 1) -> Walk:
+    """A fresh walking state on ``lanes`` copies of ``deg0`` (int8) for a board of
+    ``size`` squares: lane ``k``'s cells start at ``k * span`` (``span``: ``len(deg0)``
+    rounded up to a multiple of 8), its frames and copies at row ``k * size``."""
+    span = -(-len(deg0) // 8) * 8
+    deg = np.full(lanes * span, BLOCKED, np.int8)
+    for k in range(lanes):
+        deg[k * span : k * span + len(deg0)] = deg0
     return Walk(
         deg,
-        np.empty((size, N_FIELDS), np.int64),
+        np.empty((lanes * size, N_FIELDS), np.int64),
         # One row per possible open frame; only the rows used are ever touched.
-        _reserve(size, len(deg) // 8),
+        _reserve(lanes * size, span // 8),
     )
 
 
@@ -387,14 +397,53 @@ def _expand(before, leaf, leaf_of, scratch):
     return count, clash
 
 
+#: Columns of the lanes' state in :func:`_tree_full` (int64[2, N_LANE_FIELDS], one row a lane).
+S_CUR = 0  #: padded square (the lane's own cells: lane 1's lie ``span`` cells on)
+S_MASK = 1  #: its candidates
+S_MOVE = 2  #: the lowest move of the mask
+S_N = 3  #: path length
+S_TIES = 4  #: residual tie points so far
+S_AFTER = 5  #: constraints (see _constrain)
+S_BEFORE = 6
+S_NF = 7  #: open frames
+S_LO = 8  #: no open frame below this one has a branch left
+S_ON = 9  #: 1: walking; 0: nothing left (until it takes a branch of the other lane)
+N_LANE_FIELDS = 10
+
+
+@nb.njit(nogil=True, cache=True)
+def _save(snap, row, words, o):
+    """Copy the degrees at word offset ``o`` (``snap.shape[1]`` words) into ``snap[row]``."""
+    for i in range(snap.shape[1]):
+        snap[row, i] = words[o + i]
+
+
+@nb.njit(nogil=True, cache=True)
+def _load(words, o, snap, row):
+    """Copy ``snap[row]`` back to the degrees at word offset ``o``."""
+    for i in range(snap.shape[1]):
+        words[o + i] = snap[row, i]
+
+
 @nb.njit(nogil=True, cache=True)
 def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
 
-    ``walk``: :class:`Walk` on the board's initial degrees; ``geo``: :class:`Geometry`.
-    ``leaf_of`` (int32[40320]) receives the leaf of each rank, ``leaf``
-    (int64[40320, N_LEAF_FIELDS]) each leaf's outcome. Returns (leaves, knight steps
-    walked, ranks labelled, ranks labelled twice).
+    ``walk``: a two-lane :class:`Walk` (:func:`_walk`) on the board's initial degrees;
+    ``geo``: :class:`Geometry`. ``leaf_of`` (int32[40320]) receives the leaf of each
+    rank, ``leaf`` (int64[40320, N_LEAF_FIELDS]) each leaf's outcome. Returns (leaves,
+    knight steps walked, ranks labelled, ranks labelled twice).
+
+    Two lanes walk two parts of the tree side by side, a knight step of each per turn
+    of the inner loop: a step's look-ups wait on the step before, and the other lane's
+    step fills that wait. Under ``fixed`` the loop steps through ties with a single
+    branch as well (the tie still counts), so that it stops only at a leaf or at a tie
+    with two or more branches. Lane 0 starts at ``p0``. A lane with no branch left takes the
+    lowest branch left at the other lane's oldest open frame, a large subtree. Each lane
+    has its own half of the degrees, frames and copies, and its state is a row of
+    ``state`` (``S_*``); both write to the same leaves, numbered in the order they are
+    reached (which leaf a rank gets does not depend on it). The lanes share every array
+    rather than each having its own: numba then counts no references inside the loop.
 
     ``sigma`` (int64[8], or empty) is the move image of a mirror that fixes ``p0``. The
     candidates from ``p0`` then come in mirror pairs of equal degree and key, so the
@@ -411,64 +460,162 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
                 canon |= 1 << m
     halved = 0
     leaf_of[:] = -1
-    after = before = 0
     deg, frames, snap = walk
+    words = deg.view(np.int64)
+    span = deg.shape[0] // 2  # cells of a lane
+    nw = span // 8  # words of a lane
+    depth = frames.shape[0] // 2  # frame rows of a lane
+    lanes = (deg[:span], deg[span:])  # a lane's cells, for the rules' keys
     offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
-    cur = p0
-    mask, move = _enter(deg, cur, width, level)
-    n = 1
-    ties = nf = leaves = steps = labelled = clash = 0
-    while True:
-        cur, mask, k = _forced(deg, cur, mask, move, width, offsets, level)
-        n += k
-        steps += k
-        p = cur + lowest[mask]  # the next square if the move is forced
-        if mask & (mask - 1):  # two or more candidates
-            if rule != FIXED:
-                mask = narrow(rule, mask, deg, cur, offsets, width, geo.rows, geo.cols, _LIMIT, None)
-                p = cur + lowest[mask]
-            if mask & (mask - 1):  # a residual tie point
-                ties += 1
-                live = _live(after, mask) if after else mask
-                if canon and n == 1:  # at p0: one move of each mirror pair
-                    live &= canon
-                    halved = 1
-                    if not live & (live - 1):  # one pair: its mirror is no longer implied
+    st = np.zeros((2, N_LANE_FIELDS), np.int64)
+    st[0, S_CUR] = p0
+    st[0, S_MASK], st[0, S_MOVE] = _enter(deg, p0, width, level)
+    st[0, S_N] = 1
+    st[0, S_ON] = 1
+    leaves = steps = labelled = clash = 0
+    while st[0, S_ON] or st[1, S_ON]:
+        if st[0, S_ON] and st[1, S_ON]:
+            ca, ma, va = st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE]
+            cb, mb, vb = st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE]
+            k = 0
+            if rule == FIXED:
+                # Ties with a single branch too: a tied move that no other tied move must
+                # precede is the move every order of the lane takes (_live; a single
+                # candidate is its own branch).
+                aa, ab = st[0, S_AFTER], st[1, S_AFTER]
+                ta, tb = st[0, S_TIES], st[1, S_TIES]
+                while True:
+                    la = _live(aa, ma)
+                    lb = _live(ab, mb)
+                    if la == 0 or la & (la - 1) or lb == 0 or lb & (lb - 1):
+                        break
+                    ta += ma != la
+                    tb += mb != lb
+                    ca += lowest[la]
+                    cb += lowest[lb]
+                    ma, va = _enter(deg, ca, width, level)
+                    mb, vb = _enter(deg, cb, width, level)
+                    k += 1
+                st[0, S_TIES], st[1, S_TIES] = ta, tb
+            else:
+                while ma != 0 and ma & (ma - 1) == 0 and mb != 0 and mb & (mb - 1) == 0:
+                    ca += offsets[np.uint64(va)]
+                    cb += offsets[np.uint64(vb)]
+                    ma, va = _enter(deg, ca, width, level)
+                    mb, vb = _enter(deg, cb, width, level)
+                    k += 1
+            st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE] = ca, ma, va
+            st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE] = cb, mb, vb
+            st[0, S_N] += k
+            st[1, S_N] += k
+            steps += 2 * k
+        else:
+            w = 0 if st[0, S_ON] else 1
+            cur, mask, k = _forced(deg, st[w, S_CUR], st[w, S_MASK], st[w, S_MOVE], width, offsets, level)
+            st[w, S_CUR], st[w, S_MASK] = cur, mask
+            st[w, S_N] += k
+            steps += k
+        for w in range(2):
+            mask = st[w, S_MASK]
+            if not st[w, S_ON] or (mask != 0 and mask & (mask - 1) == 0):
+                continue
+            off = w * span
+            fb = w * depth
+            cur, n, ties, nf = st[w, S_CUR], st[w, S_N], st[w, S_TIES], st[w, S_NF]
+            after, before = st[w, S_AFTER], st[w, S_BEFORE]
+            p = cur + lowest[mask]  # the next square if the key leaves one candidate
+            if mask & (mask - 1):  # two or more candidates
+                if rule != FIXED:
+                    mask = narrow(rule, mask, lanes[w], cur - off, offsets, width, geo.rows, geo.cols, _LIMIT, None)
+                    p = cur + lowest[mask]
+                if mask & (mask - 1):  # a residual tie point
+                    ties += 1
+                    live = _live(after, mask) if after else mask
+                    if canon and n == 1:  # at p0: one move of each mirror pair
+                        live &= canon
+                        halved = 1
+                        if not live & (live - 1):  # one pair: its mirror is no longer implied
+                            after, before = _constrain(after, before, mask, _LOWBIT[live])
+                    if live & (live - 1):  # two or more branches: open a frame, take the first
+                        row = fb + nf
+                        frames[row, F_POS] = n
+                        frames[row, F_SQUARE] = cur - off
+                        frames[row, F_TIES] = ties
+                        frames[row, F_MASK] = mask
+                        frames[row, F_TODO] = live & (live - 1)
+                        frames[row, F_AFTER] = after
+                        frames[row, F_BEFORE] = before
+                        _save(snap, row, words, w * nw)
+                        nf += 1
                         after, before = _constrain(after, before, mask, _LOWBIT[live])
-                if live & (live - 1):  # two or more branches: open a frame, take the first
-                    _push(frames, snap, deg, nf, n, cur, ties, mask, live & (live - 1))
-                    frames[nf, F_AFTER] = after
-                    frames[nf, F_BEFORE] = before
-                    nf += 1
-                    after, before = _constrain(after, before, mask, _LOWBIT[live])
-                p = cur + lowest[live]
-        elif mask == 0:  # a leaf: no candidate left
-            if leaves + halved >= leaf.shape[0]:
-                return leaves, steps, labelled, clash + 1
-            _record(leaf, leaves, n, cur, ties, 0)
-            c, x = _expand(before, leaves, leaf_of, scratch)
-            labelled += c
-            clash += x
-            leaves += 1
-            if halved:
-                _record(leaf, leaves, n, cur, ties, 1)
-                c, x = _expand(_mirror(before, sigma), leaves, leaf_of, scratch)
+                    p = cur + lowest[live]
+            else:  # a leaf: no candidate left
+                if leaves + halved >= leaf.shape[0]:
+                    return leaves, steps, labelled, clash + 1
+                _record(leaf, leaves, n, cur - off, ties, 0)
+                c, x = _expand(before, leaves, leaf_of, scratch)
                 labelled += c
                 clash += x
                 leaves += 1
-            # Back to the innermost frame with a branch left.
-            nf, t = _next_branch(frames, nf)
-            if t < 0:
-                return leaves, steps, labelled, clash
-            f = nf - 1
-            n, ties, sq = _restore(deg, frames, snap, f)
-            fr = frames[f]
-            after, before = _constrain(fr[F_AFTER], fr[F_BEFORE], fr[F_MASK], t)
-            p = sq + offsets[t]
-        cur = p
-        mask, move = _enter(deg, cur, width, level)
-        n += 1
-        steps += 1
+                if halved:
+                    _record(leaf, leaves, n, cur - off, ties, 1)
+                    c, x = _expand(_mirror(before, sigma), leaves, leaf_of, scratch)
+                    labelled += c
+                    clash += x
+                    leaves += 1
+                # Back to the innermost frame with a branch left.
+                while nf > 0 and frames[fb + nf - 1, F_TODO] == 0:
+                    nf -= 1
+                if nf == 0:
+                    st[w, S_ON] = 0
+                    st[w, S_NF] = 0
+                    st[w, S_LO] = 0
+                    continue
+                row = fb + nf - 1
+                todo = frames[row, F_TODO]
+                t = _LOWBIT[todo]
+                frames[row, F_TODO] = todo & (todo - 1)
+                _load(words, w * nw, snap, row)
+                n, ties = frames[row, F_POS], frames[row, F_TIES]
+                after, before = _constrain(frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t)
+                p = frames[row, F_SQUARE] + off + offsets[t]
+            st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
+            st[w, S_CUR] = p
+            st[w, S_N] = n + 1
+            st[w, S_TIES] = ties
+            st[w, S_AFTER] = after
+            st[w, S_BEFORE] = before
+            st[w, S_NF] = nf
+            st[w, S_LO] = min(st[w, S_LO], nf)  # a frame opened later lies at nf or above
+            steps += 1
+        for w in range(2):  # a lane with nothing left takes a branch of the other
+            v = 1 - w
+            if st[w, S_ON] or not st[v, S_ON]:
+                continue
+            fb = v * depth
+            f = st[v, S_LO]
+            while f < st[v, S_NF] and frames[fb + f, F_TODO] == 0:
+                f += 1
+            st[v, S_LO] = f
+            if f == st[v, S_NF]:
+                continue
+            row = fb + f
+            todo = frames[row, F_TODO]
+            t = _LOWBIT[todo]
+            frames[row, F_TODO] = todo & (todo - 1)
+            _load(words, w * nw, snap, row)
+            p = frames[row, F_SQUARE] + w * span + offsets[t]
+            st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
+            st[w, S_CUR] = p
+            st[w, S_N] = frames[row, F_POS] + 1
+            st[w, S_TIES] = frames[row, F_TIES]
+            st[w, S_AFTER], st[w, S_BEFORE] = _constrain(
+                frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t
+            )
+            st[w, S_NF] = st[w, S_LO] = 0
+            st[w, S_ON] = 1
+            steps += 1
+    return leaves, steps, labelled, clash
 
 
 # --- slice mode ----------------------------------------------------------------------
@@ -669,7 +816,7 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     deg0, offsets, index = padded(board)
     leaf_of = np.empty(N_ORDERS, np.int32)
     leaf = np.empty((N_ORDERS, N_LEAF_FIELDS), np.int64)
-    walk = _walk(deg0, board.size)
+    walk = _walk(deg0, board.size, 2 if full else 1)
     geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code, _LEVEL)
     p0 = int(index[start])
     mirror = fixing_mirror(board, start) if full else None
