@@ -27,10 +27,15 @@ these steps and differ in how a branch is represented:
   (:func:`_partition`); empty branches are not taken; a leaf labels its slice.
 
 Constraint mode walks two lanes side by side (:func:`_tree_full`): each turn of its
-inner loop takes a step of each, so that one lane's step fills the time the other's
-spends waiting on its look-ups. Under ``fixed`` that loop also walks through ties with
-a single branch, which are most ties; a lane with nothing left takes a branch left at
-the other lane's oldest frame.
+inner loop (:func:`_side_by_side`) takes a step of each, so that one lane's step fills
+the time the other's spends waiting on its look-ups. Under ``fixed`` that loop also
+walks through ties with a single branch (most ties), so that it stops only at a leaf or
+a tie with two or more branches. Lane 0 starts at the root; a lane with no branch left
+takes the lowest branch left at the other lane's oldest open frame, a large subtree
+(:func:`_steal`). Each lane has its own half of the degrees, frames and copies; both
+record into the same leaves, numbered in the order they are reached (which leaf a rank
+gets does not depend on it). The lanes share every array, and the branching code is
+written once for both inside the search's loop: numba then counts no references there.
 
 A tie with a single branch is walked through like a forced move (its tie still
 counts); a tie with two or more pushes a frame: one row of an int64 array whose
@@ -425,6 +430,89 @@ def _load(words, o, snap, row):
         words[o + i] = snap[row, i]
 
 
+@nb.njit(nogil=True, cache=True, inline="always")
+def _side_by_side(deg, st, rule, offsets, lowest, width, level):
+    """Walk both lanes of ``st`` (see :func:`_tree_full`) a step of each per turn until one
+    needs the branching code: a leaf, a tie (under a rule with a key), or a tie with two
+    or more branches (under ``fixed``). Returns the steps each lane walked. Inlined by
+    numba: a call would count references to its arrays each time."""
+    ca, ma, va = st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE]
+    cb, mb, vb = st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE]
+    k = 0
+    if rule == FIXED:
+        # Ties with a single branch too: a tied move that no other tied move must
+        # precede is the move every order of the lane takes (_live; a single
+        # candidate is its own branch).
+        aa, ab = st[0, S_AFTER], st[1, S_AFTER]
+        ta, tb = st[0, S_TIES], st[1, S_TIES]
+        while True:
+            la = _live(aa, ma)
+            lb = _live(ab, mb)
+            if la == 0 or la & (la - 1) or lb == 0 or lb & (lb - 1):
+                break
+            ta += ma != la
+            tb += mb != lb
+            ca += lowest[la]
+            cb += lowest[lb]
+            ma, va = _enter(deg, ca, width, level)
+            mb, vb = _enter(deg, cb, width, level)
+            k += 1
+        st[0, S_TIES], st[1, S_TIES] = ta, tb
+    else:
+        while ma != 0 and ma & (ma - 1) == 0 and mb != 0 and mb & (mb - 1) == 0:
+            ca += offsets[np.uint64(va)]
+            cb += offsets[np.uint64(vb)]
+            ma, va = _enter(deg, ca, width, level)
+            mb, vb = _enter(deg, cb, width, level)
+            k += 1
+    st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE] = ca, ma, va
+    st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE] = cb, mb, vb
+    st[0, S_N] += k
+    st[1, S_N] += k
+    return k
+
+
+@nb.njit(nogil=True, cache=True)
+def _steal(st, w, frames, snap, words, deg, offsets, width, level):
+    """Lane ``w`` of ``st`` (see :func:`_tree_full`), with nothing left, takes the lowest
+    branch left at the other lane's oldest open frame, if any, and enters it. Returns
+    the steps walked (1, or 0 when the other lane has no branch left)."""
+    v = 1 - w
+    fb = v * (frames.shape[0] // 2)
+    f = st[v, S_LO]
+    while f < st[v, S_NF] and frames[fb + f, F_TODO] == 0:
+        f += 1
+    st[v, S_LO] = f
+    if f == st[v, S_NF]:
+        return 0
+    row = fb + f
+    todo = frames[row, F_TODO]
+    t = _LOWBIT[todo]
+    frames[row, F_TODO] = todo & (todo - 1)
+    _load(words, w * snap.shape[1], snap, row)
+    p = frames[row, F_SQUARE] + w * (deg.shape[0] // 2) + offsets[t]
+    st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
+    st[w, S_CUR] = p
+    st[w, S_N] = frames[row, F_POS] + 1
+    st[w, S_TIES] = frames[row, F_TIES]
+    st[w, S_AFTER], st[w, S_BEFORE] = _constrain(frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t)
+    st[w, S_NF] = st[w, S_LO] = 0
+    st[w, S_ON] = 1
+    return 1
+
+
+@nb.njit(nogil=True, cache=True)
+def _canon(sigma):
+    """The moves ``m < sigma[m]`` of a mirror's move image ``sigma`` (0 if empty): the
+    one move of each mirror pair walked at the root."""
+    canon = 0
+    if sigma.shape[0] == 8:
+        for m in range(8):
+            if m < sigma[m]:
+                canon |= 1 << m
+    return canon
+
+
 @nb.njit(nogil=True, cache=True)
 def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
@@ -432,32 +520,14 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     ``walk``: a two-lane :class:`Walk` (:func:`_walk`) on the board's initial degrees;
     ``geo``: :class:`Geometry`. ``leaf_of`` (int32[40320]) receives the leaf of each
     rank, ``leaf`` (int64[40320, N_LEAF_FIELDS]) each leaf's outcome. Returns (leaves,
-    knight steps walked, ranks labelled, ranks labelled twice).
-
-    Two lanes walk two parts of the tree side by side, a knight step of each per turn
-    of the inner loop: a step's look-ups wait on the step before, and the other lane's
-    step fills that wait. Under ``fixed`` the loop steps through ties with a single
-    branch as well (the tie still counts), so that it stops only at a leaf or at a tie
-    with two or more branches. Lane 0 starts at ``p0``. A lane with no branch left takes the
-    lowest branch left at the other lane's oldest open frame, a large subtree. Each lane
-    has its own half of the degrees, frames and copies, and its state is a row of
-    ``state`` (``S_*``); both write to the same leaves, numbered in the order they are
-    reached (which leaf a rank gets does not depend on it). The lanes share every array
-    rather than each having its own: numba then counts no references inside the loop.
-
-    ``sigma`` (int64[8], or empty) is the move image of a mirror that fixes ``p0``. The
-    candidates from ``p0`` then come in mirror pairs of equal degree and key, so the
-    first step is a residual tie, and the branch of move ``sigma[t]`` is the mirror image
-    of the branch of ``t``: only the branches ``t < sigma[t]`` are walked, and each leaf
-    is recorded twice, the second time for the mirror-image orders (``L_MIRROR``; its
-    end square is mapped by the caller).
+    knight steps walked, ranks labelled, ranks labelled twice). The two lanes: module
+    docstring; their state is ``st``, one row a lane (``S_*``). ``sigma`` (int64[8], or
+    empty): the move image of a mirror that fixes ``p0``, whose halving the module
+    docstring describes (each leaf recorded twice, ``L_MIRROR``; the end square of the
+    second is mapped by the caller).
     """
     scratch = np.zeros((3, 8), np.int64)
-    canon = 0
-    if sigma.shape[0] == 8:
-        for m in range(8):
-            if m < sigma[m]:
-                canon |= 1 << m
+    canon = _canon(sigma)
     halved = 0
     leaf_of[:] = -1
     deg, frames, snap = walk
@@ -470,45 +540,11 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     st = np.zeros((2, N_LANE_FIELDS), np.int64)
     st[0, S_CUR] = p0
     st[0, S_MASK], st[0, S_MOVE] = _enter(deg, p0, width, level)
-    st[0, S_N] = 1
-    st[0, S_ON] = 1
+    st[0, S_N] = st[0, S_ON] = 1
     leaves = steps = labelled = clash = 0
     while st[0, S_ON] or st[1, S_ON]:
         if st[0, S_ON] and st[1, S_ON]:
-            ca, ma, va = st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE]
-            cb, mb, vb = st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE]
-            k = 0
-            if rule == FIXED:
-                # Ties with a single branch too: a tied move that no other tied move must
-                # precede is the move every order of the lane takes (_live; a single
-                # candidate is its own branch).
-                aa, ab = st[0, S_AFTER], st[1, S_AFTER]
-                ta, tb = st[0, S_TIES], st[1, S_TIES]
-                while True:
-                    la = _live(aa, ma)
-                    lb = _live(ab, mb)
-                    if la == 0 or la & (la - 1) or lb == 0 or lb & (lb - 1):
-                        break
-                    ta += ma != la
-                    tb += mb != lb
-                    ca += lowest[la]
-                    cb += lowest[lb]
-                    ma, va = _enter(deg, ca, width, level)
-                    mb, vb = _enter(deg, cb, width, level)
-                    k += 1
-                st[0, S_TIES], st[1, S_TIES] = ta, tb
-            else:
-                while ma != 0 and ma & (ma - 1) == 0 and mb != 0 and mb & (mb - 1) == 0:
-                    ca += offsets[np.uint64(va)]
-                    cb += offsets[np.uint64(vb)]
-                    ma, va = _enter(deg, ca, width, level)
-                    mb, vb = _enter(deg, cb, width, level)
-                    k += 1
-            st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE] = ca, ma, va
-            st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE] = cb, mb, vb
-            st[0, S_N] += k
-            st[1, S_N] += k
-            steps += 2 * k
+            steps += 2 * _side_by_side(deg, st, rule, offsets, lowest, width, level)
         else:
             w = 0 if st[0, S_ON] else 1
             cur, mask, k = _forced(deg, st[w, S_CUR], st[w, S_MASK], st[w, S_MOVE], width, offsets, level)
@@ -538,13 +574,9 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
                             after, before = _constrain(after, before, mask, _LOWBIT[live])
                     if live & (live - 1):  # two or more branches: open a frame, take the first
                         row = fb + nf
-                        frames[row, F_POS] = n
-                        frames[row, F_SQUARE] = cur - off
-                        frames[row, F_TIES] = ties
-                        frames[row, F_MASK] = mask
-                        frames[row, F_TODO] = live & (live - 1)
-                        frames[row, F_AFTER] = after
-                        frames[row, F_BEFORE] = before
+                        frames[row, F_POS], frames[row, F_SQUARE], frames[row, F_TIES] = n, cur - off, ties
+                        frames[row, F_MASK], frames[row, F_TODO] = mask, live & (live - 1)
+                        frames[row, F_AFTER], frames[row, F_BEFORE] = after, before
                         _save(snap, row, words, w * nw)
                         nf += 1
                         after, before = _constrain(after, before, mask, _LOWBIT[live])
@@ -552,14 +584,9 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
             else:  # a leaf: no candidate left
                 if leaves + halved >= leaf.shape[0]:
                     return leaves, steps, labelled, clash + 1
-                _record(leaf, leaves, n, cur - off, ties, 0)
-                c, x = _expand(before, leaves, leaf_of, scratch)
-                labelled += c
-                clash += x
-                leaves += 1
-                if halved:
-                    _record(leaf, leaves, n, cur - off, ties, 1)
-                    c, x = _expand(_mirror(before, sigma), leaves, leaf_of, scratch)
+                for h in range(1 + halved):  # h = 1: the mirror image, for the mirror-image orders
+                    _record(leaf, leaves, n, cur - off, ties, h)
+                    c, x = _expand(_mirror(before, sigma) if h else before, leaves, leaf_of, scratch)
                     labelled += c
                     clash += x
                     leaves += 1
@@ -567,9 +594,7 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
                 while nf > 0 and frames[fb + nf - 1, F_TODO] == 0:
                     nf -= 1
                 if nf == 0:
-                    st[w, S_ON] = 0
-                    st[w, S_NF] = 0
-                    st[w, S_LO] = 0
+                    st[w, S_ON] = st[w, S_NF] = st[w, S_LO] = 0
                     continue
                 row = fb + nf - 1
                 todo = frames[row, F_TODO]
@@ -580,41 +605,14 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
                 after, before = _constrain(frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t)
                 p = frames[row, F_SQUARE] + off + offsets[t]
             st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
-            st[w, S_CUR] = p
-            st[w, S_N] = n + 1
-            st[w, S_TIES] = ties
-            st[w, S_AFTER] = after
-            st[w, S_BEFORE] = before
-            st[w, S_NF] = nf
+            st[w, S_CUR], st[w, S_N], st[w, S_TIES], st[w, S_NF] = p, n + 1, ties, nf
+            st[w, S_AFTER], st[w, S_BEFORE] = after, before
             st[w, S_LO] = min(st[w, S_LO], nf)  # a frame opened later lies at nf or above
             steps += 1
         for w in range(2):  # a lane with nothing left takes a branch of the other
-            v = 1 - w
-            if st[w, S_ON] or not st[v, S_ON]:
+            if st[w, S_ON] or not st[1 - w, S_ON]:
                 continue
-            fb = v * depth
-            f = st[v, S_LO]
-            while f < st[v, S_NF] and frames[fb + f, F_TODO] == 0:
-                f += 1
-            st[v, S_LO] = f
-            if f == st[v, S_NF]:
-                continue
-            row = fb + f
-            todo = frames[row, F_TODO]
-            t = _LOWBIT[todo]
-            frames[row, F_TODO] = todo & (todo - 1)
-            _load(words, w * nw, snap, row)
-            p = frames[row, F_SQUARE] + w * span + offsets[t]
-            st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
-            st[w, S_CUR] = p
-            st[w, S_N] = frames[row, F_POS] + 1
-            st[w, S_TIES] = frames[row, F_TIES]
-            st[w, S_AFTER], st[w, S_BEFORE] = _constrain(
-                frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t
-            )
-            st[w, S_NF] = st[w, S_LO] = 0
-            st[w, S_ON] = 1
-            steps += 1
+            steps += _steal(st, w, frames, snap, words, deg, offsets, width, level)
     return leaves, steps, labelled, clash
 
 
