@@ -1,6 +1,6 @@
 """The fixed-order and rule kernels as they were before their outputs were grouped (main at
-e7d978c): :func:`knight.core.layout.record_row`, :func:`knight.sweep.brute.run_batch` (here
-``brute_batch``, with its ``_walk`` as ``brute_walk``) and :mod:`knight.rules.kernel`'s
+e7d978c): :func:`knight.engine.layout.record_row`, :func:`knight.engine.brute.run_batch` (here
+``brute_batch``, with its ``_walk`` as ``brute_walk``) and :mod:`knight.engine.walk`'s
 ``_walk``, ``run_batch`` and ``run_pairs``. The yardstick of ``benchmarks/bench_baselines.py``;
 not used by the library. The code is the old code unchanged but for those two renames.
 """
@@ -11,9 +11,9 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import MOVES
-from knight.core.layout import BLOCKED
-from knight.core.tiebreak import CORNER, FIXED, POHL, RANDOM, RANDOM_ORDER, ROTH, narrow
-from knight.rules.rng import below, fold, run_key
+from knight.engine.layout import BLOCKED
+from knight.engine.rng import below, fold, run_key
+from knight.engine.tiebreak import CORNER, FIXED, POHL, RANDOM, RANDOM_ORDER, ROTH, narrow
 
 LIMIT = 9
 _DR = MOVES[:, 0].copy()

@@ -27,13 +27,13 @@ import baseline_walks as old_walks
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.layout import Outcomes, padded, padded_size
 from knight.core.orders import all_orders
-from knight.core.tiebreak import RULES, SQUIRREL_CULL, rule_code
+from knight.engine import brute
+from knight.engine import walk as kernel
+from knight.engine.layout import Outcomes, padded, padded_size
+from knight.engine.squirrel_cull import schedule
+from knight.engine.tiebreak import RULES, SQUIRREL_CULL, rule_code
 from knight.queens import orbits
-from knight.rules import kernel
-from knight.rules.squirrel_cull import schedule
-from knight.sweep import brute
 
 
 def _same(a, b, label):
@@ -74,7 +74,7 @@ def compare(label, old, new, rounds, least):
     return statistics.median(ratios)
 
 
-# --- the fixed-order kernel (knight.sweep.brute) -----------------------------------
+# --- the fixed-order kernel (knight.engine.brute) -----------------------------------
 def brute_pair(board):
     starts = np.repeat(np.arange(board.size, dtype=np.uint32), 40320)
     ranks = np.tile(np.arange(40320, dtype=np.uint16), board.size)
@@ -93,7 +93,7 @@ def brute_pair(board):
     return old, new
 
 
-# --- the rule kernel (knight.rules.kernel) -------------------------------------------
+# --- the rule kernel (knight.engine.walk) -------------------------------------------
 def _schedule(board, code):
     if code == SQUIRREL_CULL:
         orders, switches = schedule(board.rows)

@@ -16,11 +16,12 @@ import time
 import numpy as np
 
 from knight.core.board import parse_board
-from knight.core.layout import Outcomes, padded
 from knight.core.orders import all_orders
+from knight.engine.brute import run_batch
+from knight.engine.layout import Outcomes, padded
+from knight.engine.sweep import SweepSpec
 from knight.runtime.cluster import dask_client
-from knight.sweep.brute import run_batch
-from knight.sweep.driver import SweepSpec, sweep
+from knight.sweep.driver import sweep
 
 
 def bare_kernel(board) -> tuple[float, int, int]:

@@ -35,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from knight.core.published import DOMINATING_CLASSES, DOMINATING_SETS, GAMMA, PLACEMENTS
 from knight.queens import orbits
-from knight.queens.published import DOMINATING_CLASSES, DOMINATING_SETS, GAMMA, PLACEMENTS
 from knight.queens.search import (
     dominate,
     dominate_all_serial,

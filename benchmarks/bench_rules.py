@@ -1,8 +1,8 @@
-"""Speed of the tie-break rule kernel (knight.rules.kernel), all figures in one run.
+"""Speed of the tie-break rule kernel (knight.engine.walk), all figures in one run.
 
 1. One 1000 x 1000 run per rule from square 0, in process (median of 3, compiled).
 2. Knight steps per second per rule beside the brute fixed-order kernel
-   (knight.sweep.brute.run_batch) on the same workload: every start of a 50 x 50 board,
+   (knight.engine.brute.run_batch) on the same workload: every start of a 50 x 50 board,
    and 200,000 runs on 8 x 8 (every start, repeated) for the small-board case. The
    timings alternate kernel by kernel; medians of 3.
 3. The table-57 workload (every start of an N x N board under ``fixed``, order
@@ -16,17 +16,17 @@
 
 ``--layouts RULES`` instead runs each rule of RULES (e.g. ``squirrel-cull,roth``) from
 (1, 1) on each board of ``--boards`` with the board row by row and in tiles
-(:mod:`knight.core.layout`; the kernel itself tiles from ``TILED_ROWS`` rows), alternating
+(:mod:`knight.engine.layout`; the kernel itself tiles from ``TILED_ROWS`` rows), alternating
 for ``--rounds`` rounds, rows checked equal: thread CPU (setting up the board included).
 
-``--two RULES`` instead times runs two at a time (knight.rules.kernel's ``_walk_two``)
+``--two RULES`` instead times runs two at a time (knight.engine.walk's ``_walk_two``)
 against one at a time, alternating for ``--rounds`` rounds, rows checked equal, thread
 CPU: for each board of ``--boards``, two runs from (1, 1) of each rule (trials 0 and 1,
 one board: a second degree array) and one run on this board beside one on the next
 smaller board (``two_board_outcomes``, as the studies pair one-run boards).
 
-``--before FILE`` instead runs another version of ``knight/rules/kernel.py`` against this
-one (e.g. ``git show REV:knight/rules/kernel.py > /tmp/kernel_before.py``): one run from
+``--before FILE`` instead runs another version of ``knight/engine/walk.py`` against this
+one (e.g. ``git show REV:knight/engine/walk.py > /tmp/kernel_before.py``): one run from
 (1, 1) per rule on each board of ``--boards``, the two alternating for ``--rounds``
 rounds, rows checked equal; thread CPU time, after / before as a median and a range.
 
@@ -52,10 +52,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.layout import Outcomes, padded
 from knight.core.orders import all_orders
-from knight.rules.kernel import RULES, outcomes
-from knight.sweep.brute import run_batch
+from knight.engine.brute import run_batch
+from knight.engine.layout import Outcomes, padded
+from knight.engine.walk import RULES, outcomes
 
 
 def timed(fn):
@@ -166,7 +166,7 @@ def squirrel_cull(sc_max: int, threads: int) -> None:
 
 def peak_rss(n: int) -> None:
     code = (
-        "import sys, time; from knight.core.board import Board; from knight.rules.kernel import outcomes; "
+        "import sys, time; from knight.core.board import Board; from knight.engine.walk import outcomes; "
         "n = int(sys.argv[1]); t = time.perf_counter(); "
         "o = outcomes(Board(n, n), 'fixed', [0]); "
         "print('RESULT', time.perf_counter() - t, int(o['visited'][0]))"
@@ -196,7 +196,7 @@ def before(path: str, sides: list[int], rounds: int) -> None:
     """Another version of the rule kernel against this one, alternating, same rows."""
     from versions import load
 
-    from knight.rules import kernel
+    from knight.engine import walk as kernel
 
     kernels = {"before": load(path), "after": kernel}
     for mod in kernels.values():
@@ -225,9 +225,9 @@ def before(path: str, sides: list[int], rounds: int) -> None:
 
 def _cells(board: Board, code: int, in_tiles: bool):
     """The rule kernel's Cells of ``board`` in the layout asked for, whatever its size."""
-    from knight.core.layout import cell_count, tile_steps
-    from knight.core.tiebreak import rule_code
-    from knight.rules import kernel
+    from knight.engine import walk as kernel
+    from knight.engine.layout import cell_count, tile_steps
+    from knight.engine.tiebreak import rule_code
 
     n = cell_count(board.rows, board.cols, in_tiles)
     tiles = tile_steps(board.cols) if in_tiles else np.empty(0, np.int64)
@@ -237,10 +237,10 @@ def _cells(board: Board, code: int, in_tiles: bool):
 
 def _layout_run(board: Board, rule: str, in_tiles: bool):
     """One run from square 0 with the board row by row or in tiles: (thread seconds, row)."""
-    from knight.core.layout import tile_cols, tiled_cell
-    from knight.core.tiebreak import rule_code
-    from knight.rules import kernel
-    from knight.rules.squirrel_cull import schedule
+    from knight.engine import walk as kernel
+    from knight.engine.layout import tile_cols, tiled_cell
+    from knight.engine.squirrel_cull import schedule
+    from knight.engine.tiebreak import rule_code
 
     code = rule_code(rule)
     if rule == "squirrel-cull":
@@ -272,7 +272,7 @@ def _layout_run(board: Board, rule: str, in_tiles: bool):
 
 
 def layouts(sides: list[int], rounds: int, rules: list[str]) -> None:
-    """The board row by row against in tiles (knight.core.layout), whatever the board's size."""
+    """The board row by row against in tiles (knight.engine.layout), whatever the board's size."""
     for rule in rules:
         _layout_run(Board(8, 8), rule, False), _layout_run(Board(8, 8), rule, True)
     print(f"\n# rule kernel, board in tiles / row by row, thread CPU, one run from (1, 1), {rounds} rounds alternating")
@@ -297,7 +297,7 @@ def layouts(sides: list[int], rounds: int, rules: list[str]) -> None:
 
 def _one_board(board: Board, rule: str, two: bool):
     """Trials 0 and 1 from square 0, two at a time or one at a time: (thread seconds, rows, steps)."""
-    from knight.rules import kernel
+    from knight.engine import walk as kernel
 
     code = kernel.rule_code(rule)
     orders, switches, _ = kernel._schedule(board, code, "12345678")
@@ -315,7 +315,7 @@ def _one_board(board: Board, rule: str, two: bool):
 
 def _two_boards(boards: list[Board], rule: str, two: bool):
     """One run from square 0 on each board, side by side or in turn: (thread seconds, rows, steps)."""
-    from knight.rules.kernel import outcomes, two_board_outcomes
+    from knight.engine.walk import outcomes, two_board_outcomes
 
     t0 = time.thread_time()
     if two:
@@ -363,7 +363,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sc-max", type=int, default=2000)
     ap.add_argument("--big", type=int, default=10000, help="side of the peak-RSS board (0: skip)")
-    ap.add_argument("--before", metavar="FILE", help="another knight/rules/kernel.py against this one")
+    ap.add_argument("--before", metavar="FILE", help="another knight/engine/walk.py against this one")
     ap.add_argument("--boards", default="2001,4001", help="board sides for --before, e.g. 2001,4001")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds for --before")
     ap.add_argument("--layouts", metavar="RULES", help="row by row against in tiles for these rules (a,b,...)")

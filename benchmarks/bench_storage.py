@@ -7,7 +7,7 @@ Usage::
 
 For each board, ``--orbits`` random start orbits (every start of each, every order: whole
 starts, as a sweep job holds them) are computed by the tie tree and written as one runs
-file is written (``knight.sweep.driver.RUNS_PARQUET``, rows sorted by start, then order).
+file is written (``knight.engine.runs_table.RUNS_PARQUET``, rows sorted by start, then order).
 Printed per column: the bytes a run it takes in that file (each column written alone
 with its own options), the bytes a run of other encodings (``--alternatives``), and
 its zero-order entropy given the start, in bytes a run: H(column | start), the least
@@ -28,7 +28,8 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from knight.core.board import Board
-from knight.sweep.driver import RUNS_PARQUET, SweepSpec, orbit_rows, to_table
+from knight.engine.runs_table import RUNS_PARQUET, to_table
+from knight.engine.sweep import SweepSpec, orbit_rows
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 #: Other encodings tried per column (writer keywords for that column alone).

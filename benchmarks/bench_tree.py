@@ -6,14 +6,14 @@ Usage::
     python benchmarks/bench_tree.py --boards 8 --e2e none --scale none --memory none
     python benchmarks/bench_tree.py --job 32 0           # one sweep job (chunk 0 of 32x32)
     python benchmarks/bench_tree.py --rules-only          # pohl, roth, corner against fixed
-    git show HEAD~1:knight/sweep/tree.py > /tmp/old_tree.py
+    git show HEAD~1:knight/engine/tree.py > /tmp/old_tree.py
     python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
     python benchmarks/bench_tree.py --rate 24 32          # knight steps per second: tree, brute, tree before
     python benchmarks/bench_tree.py --pairs 601 1201      # few orders from (1, 1): tree against the pair kernel
     python benchmarks/bench_tree.py --lanes 32 64         # plain walks: one at a time against two side by side
 
 For each board: a full sweep (every start x every order) computed by both engines,
-one orbit task after another on one thread (``knight.sweep.driver.orbit_rows``, no Dask, no
+one orbit task after another on one thread (``knight.engine.sweep.orbit_rows``, no Dask, no
 files), with the leaves of the tie trees and the knight steps walked by each. With
 ``--brute-sample K`` (default: 8 orbits on boards of 14 and more) brute force is
 timed on one start of K random orbits and extrapolated linearly to the whole board
@@ -26,7 +26,7 @@ does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
 ``workflow/scripts/sweep_chunk.py`` does) measured by ``/usr/bin/time -v``.
 Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tree
 engine against ``fixed``, alternating, with leaves and steps. Before/after
-(``--before FILE``): another version of ``knight/sweep/tree.py`` (e.g. from git history)
+(``--before FILE``): another version of ``knight/engine/tree.py`` (e.g. from git history)
 against this one, full sweeps alternating in one process, ``--repeats`` times (only
 same-run ratios mean anything on a shared machine); the rows of both are compared (a
 digest of every column) and the knight steps each walked printed. Step rate (``--rate BOARDS``): knight
@@ -37,7 +37,7 @@ beside this file), in rotated order each round, ``--repeats`` rounds; the ratios
 taken round by round and their median, minimum and maximum printed. Pairs (``--pairs
 BOARDS``): the work of a claims scan, ``--pair-rule`` (roth) from (1, 1) under K random
 orders (K = 4, 16, 64, 256), by the tie tree in slice mode and by the brute-force pair
-kernel (``knight.rules.kernel.pair_outcomes``), alternating, ``--repeats`` rounds: the
+kernel (``knight.engine.walk.pair_outcomes``), alternating, ``--repeats`` rounds: the
 K below which a scan walks its orders one by one (``knight.claims.scan.PAIR_RANKS``).
 Lanes (``--lanes BOARDS``): what two lanes can gain at most. Plain Warnsdorff walks
 (the tie tree's step, the lowest move at a tie) from 1,000 random squares, one walk after
@@ -64,8 +64,9 @@ from versions import load
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
-from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows, sweep
-from knight.sweep.tree import _LEVEL, _enter, search, tree_orbit
+from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows
+from knight.engine.tree import _LEVEL, _enter, search, tree_orbit
+from knight.sweep.driver import sweep
 
 
 def warm_up() -> None:
@@ -186,8 +187,9 @@ def scale(names: list[str], workers: int) -> list[dict]:
 
 def job(board_name: str, chunk: int, chunk_runs: int, out_dir: str) -> None:
     """One sweep job, as workflow/scripts/sweep_chunk.py runs it (1 Dask worker thread)."""
+    from knight.engine.sweep import n_chunks, run_chunk
     from knight.runtime.cluster import dask_client
-    from knight.sweep.driver import chunk_path, n_chunks, run_chunk, write_chunk
+    from knight.sweep.driver import chunk_path, write_chunk
 
     board = parse_board(board_name)
     spec = SweepSpec(board, chunk_runs=chunk_runs, engine="tree")
@@ -274,7 +276,7 @@ def alternate(board: Board, variants: dict, repeats: int) -> dict:
 def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -> dict:
     """Knight steps per CPU second (this thread) of the tie tree, brute force and the tree
     before, alternating (module docstring); per variant the rates of every round."""
-    import knight.sweep.tree as tree
+    import knight.engine.tree as tree
 
     reps = [int(o[0]) for o in SweepSpec(board).orbits()]
     rng = np.random.default_rng(seed)
@@ -326,7 +328,7 @@ def _plain_walks(deg0, starts, width, offsets, level, lanes):
 
 def lane_rates(board: Board, repeats: int) -> dict:
     """Knight steps per CPU second of plain walks, one lane and two (module docstring)."""
-    from knight.core.layout import BLOCKED, padded
+    from knight.engine.layout import BLOCKED, padded
 
     deg0, offsets, index = padded(board)
     deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
@@ -344,13 +346,13 @@ def lane_rates(board: Board, repeats: int) -> dict:
 
 
 def load_tree(path: str):
-    """Import a version of ``knight/sweep/tree.py`` from ``path`` as a separate module."""
+    """Import a version of ``knight/engine/tree.py`` from ``path`` as a separate module."""
     return load(path, "tree_before")
 
 
 def pairs_vs_tree(board: Board, rule: str, repeats: int) -> None:
     """Print tree / pair-kernel CPU time for K random orders from (1, 1) on ``board``."""
-    from knight.rules.kernel import pair_outcomes
+    from knight.engine.walk import pair_outcomes
 
     rng = np.random.default_rng(board.rows)
     for k in (4, 16, 64, 256):
@@ -402,7 +404,7 @@ def main(argv=None) -> int:
     p.add_argument(
         "--before",
         metavar="FILE",
-        help="only compare this version of knight/sweep/tree.py with the current one (boards: --boards)",
+        help="only compare this version of knight/engine/tree.py with the current one (boards: --boards)",
     )
     p.add_argument("--repeats", type=int, default=5, help="rounds for --rules, --before and --rate")
     p.add_argument("--rate", nargs="*", metavar="BOARD", help="only the step rates of tree, brute and tree before")
@@ -460,7 +462,7 @@ def main(argv=None) -> int:
         return 0
     if args.before:
         old = load_tree(args.before)
-        print(f"## Before ({args.before}) / after (knight.sweep.tree), full sweeps, compute only\n")
+        print(f"## Before ({args.before}) / after (knight.engine.tree), full sweeps, compute only\n")
         print(f"CPU seconds, median of {args.repeats} alternating rounds; ratio = median of after / before.\n")
         print("| board | before s | after s | after / before | knight steps before / after | rows equal |")
         print("|---|---|---|---|---|---|")

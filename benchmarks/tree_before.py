@@ -1,4 +1,4 @@
-"""Benchmark baseline only: knight/sweep/tree.py as it was before issue 19 (commit e7d978c),
+"""Benchmark baseline only: knight/engine/tree.py as it was before issue 19 (commit e7d978c),
 kept importable so that benchmarks/bench_tree.py can time it against the current kernel
 in the same process. Not used by the library.
 
@@ -7,9 +7,9 @@ Tie-tree engine: every tie order from a start at the cost of the distinct paths.
 Conventions (docs/conventions.md): moves are 0-based here (index ``m`` is move
 ``m + 1``); an order is a permutation of the moves, highest priority first,
 identified by its lexicographic rank (0 .. 40,319). The rules swept are those whose
-residual ties a tie order breaks (:data:`knight.core.tiebreak.ORDER_RULES`: ``fixed``,
+residual ties a tie order breaks (:data:`knight.engine.tiebreak.ORDER_RULES`: ``fixed``,
 ``pohl``, ``roth``, ``corner``). At each step the least-degree candidates are
-narrowed by the rule's key (:func:`knight.core.tiebreak.narrow`; ``fixed`` has none); a
+narrowed by the rule's key (:func:`knight.engine.tiebreak.narrow`; ``fixed`` has none); a
 *residual tie point* is a step where two or more candidates are left, so that the
 order decides. For ``fixed`` that is a plain tie point.
 
@@ -54,10 +54,10 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import MOVES, Board
-from knight.core.layout import BLOCKED, padded, unpad
 from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
 from knight.core.symmetry import group
-from knight.core.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
+from knight.engine.layout import BLOCKED, padded, unpad
+from knight.engine.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
 
 #: Wanted orders at the representative start above which the full tree is expanded.
 FULL_THRESHOLD = N_ORDERS // 4
@@ -265,8 +265,8 @@ def _expand(before, leaf, leaf_of, scratch):
 def _tree_full(deg0, offsets, p0, rows, cols, rule, leaf_of, leaf):
     """Search the tie tree from padded square ``p0``, labelling all 40,320 ranks.
 
-    ``deg0, offsets``: :func:`knight.core.layout.padded`; ``rule``: a rule code of
-    :data:`knight.core.tiebreak.ORDER_RULES`. ``leaf_of`` (int32[40320]) receives the leaf
+    ``deg0, offsets``: :func:`knight.engine.layout.padded`; ``rule``: a rule code of
+    :data:`knight.engine.tiebreak.ORDER_RULES`. ``leaf_of`` (int32[40320]) receives the leaf
     of each rank, ``leaf`` (int64[40320, N_LEAF_FIELDS]) each leaf's outcome.
     Returns (leaves, knight steps walked, ranks labelled, ranks labelled twice).
     """
@@ -497,7 +497,7 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     ``wanted``: sorted ranks to label (default all). ``full`` forces constraint mode
     (True) or slice mode (False); by default constraint mode is used when more than
     :data:`FULL_THRESHOLD` ranks are wanted. ``rule``: one of
-    :data:`knight.core.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
+    :data:`knight.engine.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
     leaf of each labelled rank, -1 elsewhere), per leaf ``visited``, ``end`` (board
     square), ``closed``, ``ties`` (residual tie points), ``orders`` (ranks labelled),
     and ``steps``, ``full``. Raises ``RuntimeError`` if the leaves do not partition
@@ -542,7 +542,7 @@ def tree_orbit(
 ) -> dict[str, np.ndarray]:
     """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted) under
     ``rule``, searching only the orbit's smallest square; for ``fixed`` exactly the
-    rows of :func:`knight.sweep.driver.brute_orbit`.
+    rows of :func:`knight.engine.sweep.brute_orbit`.
 
     Returns ``start, order, visited, end, complete, closed, ties`` (residual tie
     points; rows by start, then rank) and ``steps`` (knight steps walked,

@@ -1,5 +1,5 @@
 """Another version of one of the package's modules, imported from a file, to time against
-this one (``--before FILE`` of the bench scripts; e.g. ``git show REV:knight/rules/kernel.py
+this one (``--before FILE`` of the bench scripts; e.g. ``git show REV:knight/engine/walk.py
 > /tmp/kernel_before.py``)."""
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from knight.core.checks import board_arg, choice_arg, named, square_arg
 from knight.core.orders import parse_order
-from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES, check_setting
 from knight.core.tour import Tour
+from knight.engine.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES, check_setting
 
 
 def tour(
@@ -50,9 +50,9 @@ def tour(
         raise ValueError(named("order", str(exc))) from None
     seed, trial, retries = (check_setting(k, v) for k, v in (("seed", seed), ("trial", trial), ("retries", retries)))
     if rule == "fixed":
-        from knight.sweep.brute import run
+        from knight.engine.brute import run
 
         return run(board, square, order)
-    from knight.rules.kernel import run
+    from knight.engine.walk import run
 
     return run(board, square, rule, order=order, seed=seed, trial=trial, retries=retries)

@@ -315,7 +315,7 @@ DOCTEST_MODULES = [
     "knight.core.tour",
     "knight.sweep.driver",
     "knight.sweep.tables",
-    "knight.rules.kernel",
+    "knight.engine.walk",
     "knight.rules.studies",
     "knight.rules.tables",
     "knight.exact.tours",
@@ -374,7 +374,7 @@ def test_code_hash_follows_lazy_names_only_where_used(tmp_path):
         return {p.relative_to(os.path.join(REPO, "knight")).as_posix() for p in code_files(script)}
 
     assert "queens/search.py" in covered("from knight.queens import dominate\n")
-    assert {"warnsdorff.py", "core/tour.py", "rules/kernel.py"} <= covered("from knight import tour\n")
+    assert {"warnsdorff.py", "core/tour.py", "engine/walk.py"} <= covered("from knight import tour\n")
     assert "sweep/driver.py" in covered("from knight.sweep import run\n")
     sweep_chunk = covered(open(os.path.join(REPO, "workflow", "scripts", "sweep_chunk.py")).read())
     assert "warnsdorff.py" not in sweep_chunk and "rules/studies.py" not in sweep_chunk

@@ -22,11 +22,13 @@ from naive import ORDER_STRINGS
 
 from knight.core.board import Board
 from knight.core.orders import N_ORDERS
-from knight.sweep.brute import outcomes
+from knight.engine.brute import outcomes
+from knight.engine.runs_table import RUNS_PARQUET, RUNS_SCHEMA
+from knight.engine.sweep import SweepSpec, run_chunk
 from knight.sweep.census import board_parts, census_tables
 from knight.sweep.census_check import check_board, check_page, check_rows
 from knight.sweep.census_report import census_page
-from knight.sweep.driver import RUNS_PARQUET, RUNS_SCHEMA, SweepSpec, run_chunk, write_chunk
+from knight.sweep.driver import write_chunk
 
 SIDES = (5, 6, 7, 8)
 RANK = {s: i for i, s in enumerate(ORDER_STRINGS)}

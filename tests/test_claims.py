@@ -49,7 +49,7 @@ def roth_scan():
 def test_roth_scan_every_residual_order_equals_brute_force(roth_scan):
     """Roth over all 40,320 residual orders, N = 5..12: the first failure of every order
     equals the one found by walking every (board, order) pair with the brute-force kernel."""
-    from knight.rules.kernel import pair_outcomes
+    from knight.engine.walk import pair_outcomes
 
     boards, rows = roth_scan
     want_rows = np.zeros(40320, np.int64)
@@ -79,8 +79,8 @@ def test_few_orders_are_walked_by_the_pair_kernel_with_the_same_rows(roth_scan, 
     """At most PAIR_RANKS orders left: walked one by one by the pair kernel, not the tree
     (faster for few orders); the rows are the tree's."""
     from knight.claims import scan
-    from knight.rules import kernel
-    from knight.sweep import tree
+    from knight.engine import tree
+    from knight.engine import walk as kernel
 
     boards, rows = roth_scan
     ranks = np.array([0, 1191, 5040, 20000, 33333, 40319])
@@ -113,7 +113,7 @@ def test_a_scan_keeps_no_table_per_board():
 def test_scan_of_a_board_whose_tree_reserves_address_space():
     """130 x 130: the tie tree's frames (300 MB of address space) come from a reservation
     that only the frames used back with memory; rows as the brute-force pair kernel's."""
-    from knight.sweep.tree import _reserve
+    from knight.engine.tree import _reserve
 
     board, ranks = Board(130, 130), np.arange(0, 40320, 97)
     frames = _reserve(board.size, 17956 // 8 + 1)
@@ -565,7 +565,7 @@ def test_scans_walk_one_order_of_each_mirror_pair(rule):
     from knight.claims.scan import mirror_halves
     from knight.core.orders import N_ORDERS
     from knight.core.symmetry import group
-    from knight.rules.kernel import pair_outcomes
+    from knight.engine.walk import pair_outcomes
 
     board = Board(9, 9)
     ranks = np.arange(N_ORDERS)

@@ -67,14 +67,14 @@ BAD_ARGS = [
 
 @pytest.mark.parametrize("argv, message", BAD_ARGS, ids=[" ".join(a[:4]) for a, _ in BAD_ARGS])
 def test_bad_argument_stops_before_any_work_in_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    import knight.engine.brute
+    import knight.engine.walk
     import knight.queens.search
-    import knight.rules.kernel
-    import knight.sweep.brute
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started before the arguments were checked")
 
-    for module, name in [(knight.sweep.brute, "run"), (knight.rules.kernel, "run"), (knight.queens.search, "warm_up")]:
+    for module, name in [(knight.engine.brute, "run"), (knight.engine.walk, "run"), (knight.queens.search, "warm_up")]:
         monkeypatch.setattr(module, name, no_work)
     monkeypatch.chdir(tmp_path)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]

@@ -263,9 +263,9 @@ def test_a_yaml_error_in_the_default_config_names_file_and_line(repo, tmp_path):
 
 
 def test_the_schema_states_the_libraries_rule_names_and_defaults():
-    """One source: the rules section's schema names the rules of knight.core.tiebreak and
+    """One source: the rules section's schema names the rules of knight.engine.tiebreak and
     fills in its defaults, within its ranges (the command line and the API take them too)."""
-    from knight.core import tiebreak
+    from knight.engine import tiebreak
 
     rules = yaml.safe_load((SCHEMA.parent / "rules.schema.yaml").read_text())
     assert rules["$defs"]["rule"]["enum"] == list(tiebreak.RULES)

@@ -18,7 +18,8 @@ from workflow_run import snakemake as run_snakemake
 
 from knight.core import dataset
 from knight.core.board import Board
-from knight.sweep.driver import SweepSpec, chunk_path
+from knight.engine.sweep import SweepSpec
+from knight.sweep.driver import chunk_path
 
 KNIGHT = [sys.executable, "-m", "knight.cli"]
 

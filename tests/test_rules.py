@@ -1,4 +1,4 @@
-"""The numba rule kernels (knight.rules.kernel, knight.rules.rng, knight.rules.squirrel_cull) against the
+"""The numba rule kernels (knight.engine.walk, knight.engine.rng, knight.engine.squirrel_cull) against the
 plain references of tests/naive_rules.py."""
 
 import ast
@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from knight.core.board import Board
-from knight.core.layout import TILED_ROWS, cell_count, tile_cols, tile_steps, tiled_cell, tiled_coords
-from knight.rules import kernel, rng
-from knight.rules.kernel import outcomes, pair_outcomes, run
-from knight.rules.squirrel_cull import schedule
-from knight.sweep.brute import outcomes as fixed_outcomes
+from knight.engine import rng
+from knight.engine import walk as kernel
+from knight.engine.brute import outcomes as fixed_outcomes
+from knight.engine.layout import TILED_ROWS, cell_count, tile_cols, tile_steps, tiled_cell, tiled_coords
+from knight.engine.squirrel_cull import schedule
+from knight.engine.walk import outcomes, pair_outcomes, run
 
 U64 = 2**64
 EDGE_WORDS = [0, 1, 2, 2**32 - 1, 2**32, 2**63 - 1, 2**63, U64 - 2, U64 - 1]
@@ -337,7 +338,7 @@ def test_roth_classes_on_large_boards(side):
 
 
 def check_roth_classes(rows, cols, squares, in_tiles=False):
-    from knight.core.tiebreak import roth_classes
+    from knight.engine.tiebreak import roth_classes
 
     width = cols + 4
     tc = tile_cols(cols) if in_tiles else 0
@@ -355,7 +356,7 @@ def check_roth_classes(rows, cols, squares, in_tiles=False):
 
 
 def test_order_in_force_is_the_first_ranked_move_of_every_mask():
-    from knight.rules.kernel import _offsets, _set_order
+    from knight.engine.walk import _offsets, _set_order
 
     offsets = _offsets(11)
     choice = np.empty(256, np.int64)

@@ -9,8 +9,10 @@ from knight.cli import main as knight_main
 from knight.core.board import Board, parse_starts
 from knight.core.io import write_parquet
 from knight.core.orders import rank
+from knight.engine.runs_table import RUNS_SCHEMA
+from knight.engine.sweep import SweepSpec, chunk_tasks, n_chunks, run_chunk
 from knight.runtime.cluster import dask_client
-from knight.sweep.driver import RUNS_SCHEMA, SweepSpec, chunk_tasks, n_chunks, run_chunk, sweep
+from knight.sweep.driver import sweep
 
 
 @pytest.mark.parametrize("rows, cols, chunk_runs", [(8, 8, 1_000_000), (7, 7, 300_000), (3, 7, 1), (6, 8, 500_000)])
@@ -181,7 +183,7 @@ import resource
 resource.setrlimit(resource.RLIMIT_RSS, (300 * 2**20, resource.getrlimit(resource.RLIMIT_RSS)[1]))
 from knight.core.board import Board, parse_starts
 from knight.runtime.cluster import dask_client
-from knight.sweep.driver import SweepSpec, run_chunk
+from knight.engine.sweep import SweepSpec, run_chunk
 with dask_client(2) as client:
     limits = client.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
     print(sorted(set(map(str, limits.values()))))
@@ -197,7 +199,8 @@ with dask_client(2) as client:
 
 def test_table_sorts_start_blocks_from_parts_in_any_order():
     """Parts of whole starts, given in any order, make one table sorted by (start, order)."""
-    from knight.sweep.driver import orbit_rows, to_table
+    from knight.engine.runs_table import to_table
+    from knight.engine.sweep import orbit_rows
 
     board = Board(6, 6)
     ranks = np.array([3, 70, 5000, 40000])
@@ -221,7 +224,8 @@ def test_runs_file_bytes_do_not_depend_on_the_tables_chunks(tmp_path, ranks):
     contiguous array per column, and reads back as those rows."""
     import pyarrow.parquet as pq
 
-    from knight.sweep.driver import RUNS_PARQUET, orbit_rows, to_table
+    from knight.engine.runs_table import RUNS_PARQUET, to_table
+    from knight.engine.sweep import orbit_rows
 
     board = Board(6, 6)
     spec = SweepSpec(board, ranks=ranks)
@@ -251,7 +255,7 @@ def test_runs_table_needs_no_pandas_and_refuses_values_that_do_not_fit():
     probe = (
         "import sys\n"
         "from knight.core.board import Board\n"
-        "from knight.sweep.driver import SweepSpec, orbit_rows, to_table\n"
+        "from knight.engine.sweep import SweepSpec, orbit_rows\nfrom knight.engine.runs_table import to_table\n"
         "spec = SweepSpec(Board(5, 5))\n"
         "parts = [orbit_rows(spec.board, o, spec.ranks, 'tree') for o in spec.orbits()]\n"
         "assert 'pandas' not in sys.modules, 'imported before the table'\n"
@@ -261,7 +265,7 @@ def test_runs_table_needs_no_pandas_and_refuses_values_that_do_not_fit():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["1008000", "False"]
 
-    from knight.sweep.driver import RUNS_SCHEMA, _arrow
+    from knight.engine.runs_table import RUNS_SCHEMA, _arrow
 
     end = RUNS_SCHEMA.field("end")
     assert _arrow(np.array([3, 7], np.int64), end).to_pylist() == [3, 7]

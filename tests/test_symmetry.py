@@ -5,7 +5,7 @@ from naive import MOVES
 from knight.core.board import Board
 from knight.core.orders import rank, unrank
 from knight.core.symmetry import group
-from knight.sweep.brute import outcomes, run
+from knight.engine.brute import outcomes, run
 
 
 def _moves_of(matrix):

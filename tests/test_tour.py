@@ -140,8 +140,8 @@ def test_drawing_writes_png_and_svg(capsys, tmp_path):
 
 def test_drawing_marks_start_end_and_unvisited(tmp_path):
     from knight.core.board import Board
+    from knight.engine.brute import run
     from knight.report.figures import tour_figure
-    from knight.sweep.brute import run
 
     fig = tour_figure(run(Board(8, 8), 0, "16235478"))
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]

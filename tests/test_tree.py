@@ -1,10 +1,10 @@
 """The tie-tree engine against the brute-force engine and the plain rule references.
 
-Brute force (``knight.sweep.driver.brute_orbit`` / ``knight.sweep.brute._walk``) walks every
+Brute force (``knight.engine.sweep.brute_orbit`` / ``knight.engine.brute._walk``) walks every
 (start, order) pair and knows nothing of trees or symmetry: it is the independent
 check for the ``fixed`` rule. For ``pohl``, ``roth`` and ``corner`` the reference is
 ``naive_rules.run`` (plain Python, one run at a time). Expectations are never derived
-from ``knight.sweep.tree`` itself (the tree only chooses which orders to sample).
+from ``knight.engine.tree`` itself (the tree only chooses which orders to sample).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from knight.core.board import Board, parse_board
-from knight.core.layout import BLOCKED, padded
 from knight.core.orders import N_ORDERS, all_orders
 from knight.core.symmetry import group
-from knight.sweep.brute import _walk
-from knight.sweep.driver import SweepSpec, brute_orbit, iter_chunks, orbit_rows
-from knight.sweep.tree import _LEVEL, _enter, search, tree_orbit
+from knight.engine.brute import _walk
+from knight.engine.layout import BLOCKED, padded
+from knight.engine.sweep import SweepSpec, brute_orbit, iter_chunks, orbit_rows
+from knight.engine.tree import _LEVEL, _enter, search, tree_orbit
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 ALL = np.arange(N_ORDERS, dtype=np.int64)
@@ -379,7 +379,7 @@ def test_rules_partition_every_start(rule):
 @pytest.mark.parametrize("name", ["5", "6", "7", "8", "3x7", "6x8"])
 def test_rules_full_sweep_matches_per_run_kernel(name, rule):
     """Every start x all 40,320 residual orders: the tree equals the per-run numba kernel
-    (knight.rules.kernel, one walk per pair) row for row, ties included."""
+    (knight.engine.walk, one walk per pair) row for row, ties included."""
     board = parse_board(name)
     spec = SweepSpec(board, rule=rule)
     for orbit in spec.orbits():

@@ -4,7 +4,7 @@ from naive import ORDER_STRINGS, WORKED_EXAMPLE
 from naive import outcome as naive_outcome
 
 from knight.core.board import Board
-from knight.sweep.brute import outcomes, run
+from knight.engine.brute import outcomes, run
 
 
 def test_worked_example():

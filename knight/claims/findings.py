@@ -8,7 +8,7 @@ the range tested, and an evidence table a reader can hold against the source.
 Verdicts: ``holds`` (no counter-example, every board the claim speaks of tested),
 ``holds up to ...`` (no counter-example on the boards tested, which are fewer),
 ``fails`` (with the first counter-example), ``not run`` (what tests it is not in the run).
-Rates are compared with 95 % Wilson intervals (:func:`knight.rules.tables.wilson`): a
+Rates are compared with 95 % Wilson intervals (:func:`knight.core.frames.wilson`): a
 claimed rate outside the interval of a board is a counter-example.
 """
 
@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from knight.claims.spec import Claim, describe_range
-from knight.queens import published as pub
-from knight.rules.tables import wilson
+from knight.core import published as pub
+from knight.core.frames import wilson
 
 HOLDS, FAILS, NOT_RUN = "holds", "fails", "not run"
 #: The verdict of a finding that is a list to hold against the source's, not a yes or no.
 LISTED = "listed"
-#: Published values of A002563 that :mod:`knight.queens.published` leaves out because the
+#: Published values of A002563 that :mod:`knight.core.published` leaves out because the
 #: computed classes contradict them: 43 classes for n = 16 cannot hold A002564's 2,968
 #: sets (a class has at most 8 sets); the class search finds 371.
 DISPUTED_CLASSES = {16: 43}

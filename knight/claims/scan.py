@@ -1,13 +1,13 @@
 """First failures: for each tie order, the first board of a sequence on which a rule
 under that order does not complete a tour from (1, 1).
 
-The scan walks the boards in turn with the tie tree (:func:`knight.sweep.tree.search`),
+The scan walks the boards in turn with the tie tree (:func:`knight.engine.tree.search`),
 each time over only the orders that have not failed yet (the *survivors*), so the work
 shrinks as orders drop out. The tree reserves address space for a copy of the padded
 board per square (about N^4 bytes on N x N; memory only for the copies it makes); above
 :data:`TREE_BYTES` of it, or when at most :data:`PAIR_RANKS` orders are left (their paths
 share too little to pay for the tree's bookkeeping), the survivors are walked one by one
-by the brute-force pair kernel (:func:`knight.rules.kernel.pair_outcomes`), which gives
+by the brute-force pair kernel (:func:`knight.engine.walk.pair_outcomes`), which gives
 the same rows. On a square board an order and its mirror image in the diagonal reach
 the same squares from (1, 1), so only one order of each such pair is walked
 (:func:`mirror_halves`). A scan of
@@ -39,9 +39,9 @@ import pyarrow as pa
 
 from knight.core.board import Board, parse_board, parse_boards
 from knight.core.checks import SettingError
-from knight.core.layout import padded_size
 from knight.core.orders import N_ORDERS
-from knight.core.tiebreak import ORDER_RULES
+from knight.engine.layout import padded_size
+from knight.engine.tiebreak import ORDER_RULES
 
 #: Columns of a scan's table: one row per rank; ``first_rows`` x ``first_cols`` is the
 #: first failing board (null: none of the boards tested), ``visited`` the squares
@@ -190,8 +190,8 @@ def _visited(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> tup
 
 
 def _walk_ranks(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> tuple[np.ndarray, int]:
-    from knight.rules.kernel import pair_outcomes
-    from knight.sweep.tree import search
+    from knight.engine.tree import search
+    from knight.engine.walk import pair_outcomes
 
     if len(ranks) > PAIR_RANKS and board.size * padded_size(board.rows, board.cols) <= tree_bytes:
         res = search(board, 0, ranks, rule=rule)

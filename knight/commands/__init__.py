@@ -30,9 +30,9 @@ def knight_board(text):
 
 def check_random_args(args: argparse.Namespace) -> None:
     """``--seed``, ``--trial``/``--trials``, ``--retries`` within the ranges every caller
-    shares (:data:`knight.core.tiebreak.LIMITS`), whatever the rule; ValueError naming
+    shares (:data:`knight.engine.tiebreak.LIMITS`), whatever the rule; ValueError naming
     the flag and the value."""
-    from knight.core.tiebreak import check_setting
+    from knight.engine.tiebreak import check_setting
 
     for name in ("seed", "trial", "trials", "retries"):
         if getattr(args, name, None) is not None:

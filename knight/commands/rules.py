@@ -16,7 +16,7 @@ HELP = "run a tie-break rule on one board from the corner or every start; print 
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, DEFAULT_TRIALS, RULES
+    from knight.engine.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, DEFAULT_TRIALS, RULES
 
     p = sub.add_parser(
         "rules",

@@ -10,8 +10,8 @@ HELP = "run Warnsdorff from every start under every tie order of one board"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.core.tiebreak import ORDER_RULES
-    from knight.sweep.driver import DEFAULT_CHUNK_RUNS, ENGINES
+    from knight.engine.sweep import DEFAULT_CHUNK_RUNS, ENGINES
+    from knight.engine.tiebreak import ORDER_RULES
 
     p = sub.add_parser(
         "sweep",
@@ -40,9 +40,10 @@ def main(args: argparse.Namespace) -> int:
 
     from knight.core.checks import SettingError
     from knight.core.dataset import writing
+    from knight.engine.sweep import SweepSpec, parse_orders, total_tasks
     from knight.runtime.cluster import dask_client
     from knight.runtime.progress import Progress
-    from knight.sweep.driver import SweepSpec, board_folder, check_output_dir, parse_orders, sweep, total_tasks
+    from knight.sweep.driver import board_folder, check_output_dir, sweep
 
     board, workers = board_and_workers(args)
     try:

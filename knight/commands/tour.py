@@ -26,7 +26,7 @@ def as_json(board, start, run) -> dict:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.core.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES
+    from knight.engine.tiebreak import DEFAULT_ORDER, DEFAULT_RETRIES, DEFAULT_SEED, RULES
 
     p = sub.add_parser(
         "tour",

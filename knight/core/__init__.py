@@ -1,6 +1,6 @@
 """The shared core every stage builds on: boards and squares (:mod:`.board`), tie orders
-(:mod:`.orders`), the board's symmetry group (:mod:`.symmetry`), the tie-break rules' names
-and their narrowing step (:mod:`.tiebreak`), the padded-board layout and outcome row of
-every kernel (:mod:`.layout`), one run as a value (:mod:`.run`), Parquet datasets and
-atomic writes (:mod:`.dataset`, :mod:`.io`), and column expressions (:mod:`.frames`).
+(:mod:`.orders`), the board's symmetry group (:mod:`.symmetry`), one walk as a value
+(:mod:`.tour`), the counts published in the literature (:mod:`.published`), argument
+checks (:mod:`.checks`), Parquet datasets, atomic writes and seals (:mod:`.dataset`,
+:mod:`.io`, :mod:`.seal`), and column expressions (:mod:`.frames`).
 """

@@ -1,11 +1,14 @@
-"""Polars expressions over the columns every runs table shares, and the rule that lets an
-aggregate take a DataFrame as well as a LazyFrame."""
+"""Polars expressions over the columns every runs table shares, the Wilson interval of a
+rate, and the rule that lets an aggregate take a DataFrame as well as a LazyFrame."""
 
 from __future__ import annotations
 
 import functools
 
 import polars as pl
+
+#: Normal quantile of a two-sided 95 % interval.
+Z95 = 1.959963984540054
 
 
 def square_coords(expr_square: str, out_prefix: str = "") -> list[pl.Expr]:
@@ -32,3 +35,13 @@ def same_kind(aggregate):
         return aggregate(frame, *args, **kwargs)
 
     return wrapper
+
+
+def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson score interval of a proportion ``k / n``: (low, high) expressions."""
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / (1 + z2 / n)
+    # The interval contains p; say so exactly where rounding would put p = 0 or 1 outside.
+    return pl.min_horizontal(centre - half, p).clip(0.0, 1.0), pl.max_horizontal(centre + half, p).clip(0.0, 1.0)

@@ -9,7 +9,6 @@ only when a tour is drawn.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -170,11 +169,8 @@ class Tour:
 
 
 def _figures():
-    """:mod:`knight.report.figures` (matplotlib), imported when a tour is first drawn.
+    """:mod:`knight.report.figures` (matplotlib), imported when a tour is first drawn, so
+    that making a tour never loads matplotlib."""
+    from knight.report import figures
 
-    By name, not by an import statement: the workflow's code hash follows import
-    statements (:mod:`knight.pipeline.codehash`), and drawing never changes a result, so
-    the jobs that make tours (every sweep) need not rerun when figure code changes. A
-    script that draws imports :mod:`knight.report.figures` itself.
-    """
-    return importlib.import_module("knight.report.figures")
+    return figures

@@ -6,7 +6,7 @@ dominating-set search by classes), :mod:`domination` (every dominating set, the 
 and :mod:`nqueens` (numba search kernels), :mod:`units` (work units of the class
 search and their store on disk), :mod:`parallel` (task split, Dask), :mod:`search`
 (public entry points), :mod:`study` (speed-up measurement), :mod:`tables` (solutions as
-tables), :mod:`published` (published counts).
+tables); the published counts are :mod:`knight.core.published`.
 
 The entry points are :func:`dominate` and :func:`place` (a :class:`SearchResult`;
 ``keep=True`` keeps every set, :func:`knight.queens.tables.solutions_frame` shows them as

@@ -1,10 +1,9 @@
 """The rules stage: every tie-break rule, one run per (board, start, trial).
 
 :func:`run` is the library's entry point (a ``polars.DataFrame`` of runs); :mod:`.tables`
-holds its aggregates. Modules: :mod:`.kernel` (one numba kernel for every rule),
-:mod:`.rng` (the counter-based generator), :mod:`.squirrel_cull` (their schedule of
-orders), :mod:`.studies` (the plan of jobs and their runs tables), :mod:`.tables` (polars
-aggregates). Names are imported on first use.
+holds its aggregates. Modules: :mod:`.studies` (the plan of jobs and their runs tables),
+:mod:`.tables` (polars aggregates). The runs themselves are :mod:`knight.engine.walk`'s.
+Names are imported on first use.
 """
 
 from knight._lazy import attach

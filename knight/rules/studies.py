@@ -9,9 +9,9 @@ of its boards from its starts (docs/rules.md). For one rule, its work is cut int
   ``chunk_steps`` knight steps by an upper bound (a run visits at most rows*cols
   squares; random-order makes at most ``retries`` attempts; random rules run
   ``trials`` times a start). So a board of 300 from every start is many chunks, and
-  many small boards share one. Each is run by :func:`knight.rules.kernel.outcomes`.
+  many small boards share one. Each is run by :func:`knight.engine.walk.outcomes`.
 - *tree* chunks (fixed, pohl, roth, corner under every residual tie order, or a list
-  of orders): each board's tie-tree sweep (:class:`knight.sweep.driver.SweepSpec`), one
+  of orders): each board's tie-tree sweep (:class:`knight.engine.sweep.SweepSpec`), one
   study chunk per sweep chunk (``chunk_runs`` runs, whole start orbits).
 
 A chunk's rows depend only on its content (:meth:`Chunk.params`), never on how it is
@@ -33,7 +33,9 @@ from knight.core.board import Board, parse_boards, parse_starts
 from knight.core.checks import SettingError
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
-from knight.core.tiebreak import (
+from knight.engine.squirrel_cull import check_board
+from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks
+from knight.engine.tiebreak import (
     DEFAULT_ORDER,
     DEFAULT_RETRIES,
     DEFAULT_SEED,
@@ -43,8 +45,6 @@ from knight.core.tiebreak import (
     check_setting,
     rule_code,
 )
-from knight.rules.squirrel_cull import check_board
-from knight.sweep.driver import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks
 
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
 #: order a run used (the rule's own, the residual order of a tree row, random-order's
@@ -84,7 +84,7 @@ DEFAULT_CHUNK_STEPS = 2_000_000_000
 class RuleSpec:
     """One rule with its settings: the tie order after the rule's key (fixed, pohl, roth,
     corner), the seed and trials of the random rules, random-order's retries. Defaults
-    are :mod:`knight.core.tiebreak`'s; a setting that does not apply to the rule is set
+    are :mod:`knight.engine.tiebreak`'s; a setting that does not apply to the rule is set
     to a neutral value (seed 0, trials 1, retries 1), so it cannot change a row or a
     job's parameters. Bad values raise :class:`~knight.core.checks.SettingError` naming
     the setting."""
@@ -332,7 +332,7 @@ class Study:
 # --- running a chunk --------------------------------------------------------------
 def walk_rows(board: Board, spec: RuleSpec, starts: np.ndarray) -> dict[str, np.ndarray]:
     """Rows of ``spec`` from ``starts`` (every trial each), with the task's compute seconds."""
-    from knight.rules.kernel import outcomes
+    from knight.engine.walk import outcomes
 
     t0 = time.perf_counter()
     out = outcomes(board, spec.rule, starts, spec.trials, order=spec.order, seed=spec.seed, retries=spec.retries)
@@ -343,9 +343,9 @@ def walk_rows(board: Board, spec: RuleSpec, starts: np.ndarray) -> dict[str, np.
 def walk_task_rows(spec: RuleSpec, task: tuple[tuple[Board, np.ndarray], ...]) -> list[dict[str, np.ndarray]]:
     """Rows of each (board, starts) part of a :func:`walk_tasks` task, as
     :func:`walk_rows`'s; two one-run parts are walked side by side
-    (:func:`knight.rules.kernel.two_board_outcomes`) and share the task's seconds in
+    (:func:`knight.engine.walk.two_board_outcomes`) and share the task's seconds in
     proportion to their knight steps."""
-    from knight.rules.kernel import two_board_outcomes
+    from knight.engine.walk import two_board_outcomes
 
     if len(task) == 1:
         return [walk_rows(task[0][0], spec, task[0][1])]
@@ -363,9 +363,9 @@ def walk_task_rows(spec: RuleSpec, task: tuple[tuple[Board, np.ndarray], ...]) -
 def walk_tasks(study: Study, chunk: Chunk) -> list[tuple[tuple[Board, np.ndarray], ...]]:
     """A walk chunk's Dask tasks, each of about :data:`TASK_STEPS` steps: one (board, start
     squares) part, or two parts of one run each when the rule goes two at a time
-    (:func:`knight.rules.kernel.pairs_walk_two`; boards of one start, such as runs from
+    (:func:`knight.engine.walk.pairs_walk_two`; boards of one start, such as runs from
     the corner), consecutive in the chunk."""
-    from knight.rules.kernel import pairs_walk_two
+    from knight.engine.walk import pairs_walk_two
 
     parts = []
     for board, lo, hi in chunk.segments:
@@ -386,8 +386,8 @@ def walk_tasks(study: Study, chunk: Chunk) -> list[tuple[tuple[Board, np.ndarray
 
 def task_bytes(study: Study, chunk: Chunk) -> int:
     """The most bytes of board storage one Dask task of ``chunk`` allocates
-    (:func:`knight.rules.kernel.board_bytes` of its parts; 0 for a tree chunk)."""
-    from knight.rules.kernel import board_bytes
+    (:func:`knight.engine.walk.board_bytes` of its parts; 0 for a tree chunk)."""
+    from knight.engine.walk import board_bytes
 
     if chunk.kind != "walk":
         return 0
@@ -449,7 +449,7 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> Ch
     chunk = chunks[k]
     t0 = time.perf_counter()
     if chunk.kind == "tree":
-        from knight.sweep.driver import run_chunk as run_sweep_chunk
+        from knight.engine.sweep import run_chunk as run_sweep_chunk
 
         res = run_sweep_chunk(chunk.sweep, chunk.sweep_chunk, client=client, progress=progress)
         cols = {name: res.table.column(name).to_numpy() for name in res.table.column_names}
@@ -522,7 +522,7 @@ def run(
     from every start, tie-tree engine); ``trials``, ``seed``: runs per start and the
     generator's seed of the random rules; ``retries``: random-order's attempts at most;
     ``workers``: Dask worker threads (1: this thread, no Dask). Defaults are
-    :mod:`knight.core.tiebreak`'s, as on the command line (``knight rules``). A progress
+    :mod:`knight.engine.tiebreak`'s, as on the command line (``knight rules``). A progress
     bar is drawn when stderr is a terminal (and ``progress``). Bad arguments raise
     ``ValueError`` naming the argument.
 

@@ -11,29 +11,17 @@ from __future__ import annotations
 
 import polars as pl
 
-from knight.core.frames import same_kind, square_coords
-from knight.core.tiebreak import RANDOM_RULES
+from knight.core.frames import same_kind, square_coords, wilson
+from knight.engine.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
 KEYS = ["study", "rule", "rows", "cols"]
-#: Normal quantile of a two-sided 95 % interval.
-Z95 = 1.959963984540054
 
 
 def keys(runs: pl.LazyFrame, *names: str) -> list[str]:
     """``names`` (default :data:`KEYS`) less ``study`` when the runs have no such column."""
     names = list(names or KEYS)
     return names if "study" in runs.collect_schema().names() else [n for n in names if n != "study"]
-
-
-def wilson(k: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
-    """Wilson score interval of a proportion ``k / n``: (low, high) expressions."""
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / (1 + z2 / n)
-    # The interval contains p; say so exactly where rounding would put p = 0 or 1 outside.
-    return pl.min_horizontal(centre - half, p).clip(0.0, 1.0), pl.max_horizontal(centre + half, p).clip(0.0, 1.0)
 
 
 @same_kind

@@ -2,8 +2,8 @@
 
 Numba finds a cached kernel stale only when the kernel's own file changes, not when a
 function it calls from another file does (numba's documentation, "Cache invalidation"):
-after an edit of :func:`knight.core.tiebreak.narrow`, the cached kernels of
-``knight.rules.kernel`` and ``knight.sweep.tree`` would go on running the old step, and
+after an edit of :func:`knight.engine.tiebreak.narrow`, the cached kernels of
+``knight.engine.walk`` and ``knight.engine.tree`` would go on running the old step, and
 print numbers the new code does not give. So ``import knight`` points numba's cache
 (``NUMBA_CACHE_DIR``) at a folder named by a hash of every source file of the package:
 any edit anywhere is a new folder, compiled afresh once; an unchanged checkout keeps

@@ -1,7 +1,7 @@
 """Checks of a census's stored runs where the census uses them: sampled rows recomputed by
 the brute-force engine, and the totals of 5 x 5 and 6 x 6 against docs/conventions.md.
 
-The brute-force engine (:func:`knight.sweep.brute.outcomes`) walks every sampled
+The brute-force engine (:func:`knight.engine.brute.outcomes`) walks every sampled
 (start, order) pair on its own and knows nothing of the tie tree or of symmetry, so a
 row it agrees with was not produced by a fault of the tree engine or of the writer.
 """
@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from knight.core.board import Board
-from knight.sweep.brute import outcomes
+from knight.engine.brute import outcomes
 
 #: Totals over every start x every order counted by brute force (docs/conventions.md):
 #: (rows, cols) -> (runs, complete, closed).

@@ -17,7 +17,7 @@ from knight.core.board import Board
 from knight.core.frames import same_kind, square_coords
 from knight.core.orders import order_strings
 from knight.core.symmetry import group
-from knight.sweep.driver import RUNS_SCHEMA
+from knight.engine.runs_table import RUNS_SCHEMA
 
 #: Names of the aggregate tables, in the order they are documented.
 TABLES = ("completion", "orders", "starts", "classes", "ends")
@@ -30,7 +30,7 @@ class SymmetryError(AssertionError):
 
 
 def scan_runs(paths: str | Sequence[str]) -> pl.LazyFrame:
-    """Lazy runs table (:data:`knight.sweep.driver.RUNS_SCHEMA`) from Parquet files (a glob or a list of paths)."""
+    """Lazy runs table (:data:`knight.engine.runs_table.RUNS_SCHEMA`) from Parquet files (a glob or a list of paths)."""
     return pl.scan_parquet(paths, hive_partitioning=False).select(RUNS_SCHEMA.names)
 
 

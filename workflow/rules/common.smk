@@ -13,7 +13,7 @@ from knight.claims.spec import QUEENS as QUEENS_TABLES
 from knight.claims.spec import Claim
 from knight.core import dataset, seal
 from knight.core.board import parse_board, parse_boards
-from knight.core.tiebreak import RULES
+from knight.engine.tiebreak import RULES
 from knight.pipeline.codehash import code_version
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
@@ -21,7 +21,8 @@ from knight.rules.studies import Study, task_bytes
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
 from knight.sweep.census_check import checked_boards
-from knight.sweep.driver import SweepSpec, chunk_path
+from knight.engine.sweep import SweepSpec
+from knight.sweep.driver import chunk_path
 from knight.sweep.tables import TABLES
 
 # Every problem of the config is reported, by key and value, before any job runs;

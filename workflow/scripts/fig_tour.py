@@ -1,9 +1,9 @@
 """Snakemake script: draw one Warnsdorff run (board, 1-based start, order from the wildcards)."""
 
 from knight.core.board import parse_board
+from knight.engine.brute import run
 from knight.report.figures import save, tour_figure
 from knight.runtime.logs import script_logging
-from knight.sweep.brute import run
 
 sm = snakemake
 log = script_logging(sm)

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from knight.core.io import atomic_path
-from knight.queens.published import published
+from knight.core.published import published
 from knight.queens.search import dominate
 from knight.queens.tables import classes_frame, write_solutions
 from knight.runtime.logs import script_logging

@@ -3,8 +3,8 @@
 import polars as pl
 
 from knight.core.io import write_frame
+from knight.core.published import published
 from knight.queens import dominate, place
-from knight.queens.published import published
 from knight.queens.tables import SCHEMA, solutions_frame, write_solutions
 from knight.runtime.logs import script_logging
 

@@ -2,7 +2,7 @@
 
 from knight.core.board import Board
 from knight.core.io import write_parquet
-from knight.rules.kernel import outcomes
+from knight.engine.walk import outcomes
 from knight.rules.studies import Study, run_chunk
 from knight.runtime.cluster import dask_client
 from knight.runtime.logs import script_logging

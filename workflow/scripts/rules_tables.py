@@ -7,7 +7,7 @@ import polars as pl
 from knight.core import dataset
 from knight.core.board import Board
 from knight.core.io import atomic_path, write_frame
-from knight.core.tiebreak import RANDOM_RULES
+from knight.engine.tiebreak import RANDOM_RULES
 from knight.report.text import html_table, markdown
 from knight.rules import tables as rule_tables
 from knight.runtime.logs import script_logging

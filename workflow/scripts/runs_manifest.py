@@ -1,8 +1,9 @@
 """Snakemake script: check a board's runs files against its sweep plan, write the manifest."""
 
 from knight.core.dataset import write_manifest
+from knight.engine.runs_table import RUNS_SCHEMA
+from knight.engine.sweep import SweepSpec
 from knight.runtime.logs import script_logging
-from knight.sweep.driver import RUNS_SCHEMA, SweepSpec
 
 sm = snakemake
 log = script_logging(sm)

@@ -1,8 +1,9 @@
 """Snakemake script: compute one chunk of a board's sweep on Dask and write it."""
 
+from knight.engine.sweep import SweepSpec, run_chunk
 from knight.runtime.cluster import dask_client
 from knight.runtime.logs import script_logging
-from knight.sweep.driver import SweepSpec, run_chunk, write_chunk
+from knight.sweep.driver import write_chunk
 
 sm = snakemake
 log = script_logging(sm)

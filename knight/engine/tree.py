@@ -3,9 +3,9 @@
 Conventions (docs/conventions.md): moves are 0-based here (index ``m`` is move
 ``m + 1``); an order is a permutation of the moves, highest priority first,
 identified by its lexicographic rank (0 .. 40,319). The rules swept are those whose
-residual ties a tie order breaks (:data:`knight.core.tiebreak.ORDER_RULES`: ``fixed``,
+residual ties a tie order breaks (:data:`knight.engine.tiebreak.ORDER_RULES`: ``fixed``,
 ``pohl``, ``roth``, ``corner``). At each step the least-degree candidates are
-narrowed by the rule's key (:func:`knight.core.tiebreak.narrow`; ``fixed`` has none); a
+narrowed by the rule's key (:func:`knight.engine.tiebreak.narrow`; ``fixed`` has none); a
 *residual tie point* is a step where two or more candidates are left, so that the
 order decides. For ``fixed`` that is a plain tie point.
 
@@ -74,10 +74,10 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from knight.core.board import Board
-from knight.core.layout import BLOCKED, padded, unpad
 from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
 from knight.core.symmetry import fixing_mirror, group, image
-from knight.core.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
+from knight.engine.layout import BLOCKED, padded, unpad
+from knight.engine.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
 
 #: Wanted orders at the representative start above which the full tree is expanded.
 FULL_THRESHOLD = N_ORDERS // 4
@@ -118,7 +118,7 @@ N_LEAF_FIELDS = 4
 
 class Walk(NamedTuple):
     """The walking state of a search, for one lane or two (:func:`_walk`): ``deg``
-    (int8 degrees of the padded board, see :func:`knight.core.layout.padded`, then
+    (int8 degrees of the padded board, see :func:`knight.engine.layout.padded`, then
     margin cells up to a multiple of 8; a lane's after the other's), ``frames``
     (int64[board size, N_FIELDS] a lane) and ``snap`` (int64[board size, lane cells / 8]
     a lane: the degrees at each open frame, copied eight cells to a word)."""
@@ -798,7 +798,7 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     ``wanted``: sorted ranks to label (default all). ``full`` forces constraint mode
     (True) or slice mode (False); by default constraint mode is used when more than
     :data:`FULL_THRESHOLD` ranks are wanted. ``rule``: one of
-    :data:`knight.core.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
+    :data:`knight.engine.tiebreak.ORDER_RULES`. Returns a dict: ``leaf_of`` (int32[40320],
     leaf of each labelled rank, -1 elsewhere), per leaf ``visited``, ``end`` (board
     square), ``closed``, ``ties`` (residual tie points), ``orders`` (ranks labelled),
     and ``steps``, ``full``. Raises ``RuntimeError`` if the leaves do not partition
@@ -878,7 +878,7 @@ def tree_orbit(
 ) -> dict[str, np.ndarray]:
     """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted) under
     ``rule``, searching only the orbit's smallest square; for ``fixed`` exactly the
-    rows of :func:`knight.sweep.driver.brute_orbit`.
+    rows of :func:`knight.engine.sweep.brute_orbit`.
 
     Returns ``start, order, visited, end, complete, closed, ties`` (residual tie
     points; rows by start, then rank) and ``steps`` (knight steps walked,

@@ -1,23 +1,23 @@
 """Warnsdorff runs under every tie-break rule: one numba kernel, batch and single runs.
 
-Rules (:mod:`knight.core.tiebreak`, docs/conventions.md "Tie-break rules"): ``fixed``,
+Rules (:mod:`knight.engine.tiebreak`, docs/conventions.md "Tie-break rules"): ``fixed``,
 ``pohl``, ``roth``, ``corner`` (a key narrows the least-degree tie, then the tie order
 decides), ``random`` (a uniform draw among the tie, candidates listed by move number),
 ``random-order`` (attempts of ``fixed`` under uniformly drawn orders, stopping at the
 first complete tour or after ``retries`` attempts; a row reports the last attempt) and
-``squirrel-cull`` (:mod:`knight.rules.squirrel_cull`), ``pohl-random`` and ``roth-random``
+``squirrel-cull`` (:mod:`knight.engine.squirrel_cull`), ``pohl-random`` and ``roth-random``
 (the key of ``pohl`` or ``roth``, then a uniform draw among what is left). Random draws come from
-:mod:`knight.rules.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
+:mod:`knight.engine.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
 does not depend on how starts and trials are split into calls.
 
 Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols + 4)``
 bytes (a 2-square margin removes bounds checks; for squirrel-cull from
-:data:`knight.core.layout.TILED_ROWS` rows, in tiles of 8 x 8 cells rounded up to whole
+:data:`knight.engine.layout.TILED_ROWS` rows, in tiles of 8 x 8 cells rounded up to whole
 tiles: :func:`in_tiles`), plus one copy of the initial degrees
 when a call makes more than one walk, a second degree board when its runs go two at a
 time (:func:`_walk_two`, :func:`board_bytes`), one byte a square more for ``roth`` and
 ``roth-random`` (each square's class of Roth's key,
-:func:`knight.core.tiebreak.roth_classes`), and the path (4 or 8 bytes a square) only
+:func:`knight.engine.tiebreak.roth_classes`), and the path (4 or 8 bytes a square) only
 for :func:`run`. There is no neighbour table: initial degrees are computed
 arithmetically. Kernels release the GIL.
 """
@@ -32,7 +32,10 @@ import numpy as np
 
 from knight.core.board import MOVES, Board
 from knight.core.checks import int_arg
-from knight.core.layout import (
+from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
+from knight.core.orders import rank as order_rank
+from knight.core.tour import Tour
+from knight.engine.layout import (
     BLOCKED,
     Outcomes,
     cell_count,
@@ -44,9 +47,9 @@ from knight.core.layout import (
     tiled_cell,
     tiled_coords,
 )
-from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
-from knight.core.orders import rank as order_rank
-from knight.core.tiebreak import (
+from knight.engine.rng import below, fold, run_key
+from knight.engine.squirrel_cull import check_board, schedule
+from knight.engine.tiebreak import (
     CORNER,
     FIXED,
     LIMITS,
@@ -63,12 +66,9 @@ from knight.core.tiebreak import (
     roth_classes,
     rule_code,
 )
-from knight.core.tour import Tour
-from knight.rules.rng import below, fold, run_key
-from knight.rules.squirrel_cull import check_board, schedule
 
 #: Degrees below ``LIMIT`` belong to unvisited board squares (the ``limit`` of
-#: :func:`knight.core.tiebreak.narrow`).
+#: :func:`knight.engine.tiebreak.narrow`).
 LIMIT = 9
 #: Population count of a byte, and index of its lowest set bit (0 for 0).
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
@@ -106,7 +106,7 @@ def _degree_line(line, r, rows, cols):
 @nb.njit(nogil=True, cache=True)
 def fill_degrees(deg, rows, cols, tc):
     """Fill the padded int8 board ``deg`` (row by row when ``tc`` is 0, else in tiles of
-    ``tc`` across: :mod:`knight.core.layout`): each square's number of on-board knight
+    ``tc`` across: :mod:`knight.engine.layout`): each square's number of on-board knight
     moves, ``BLOCKED`` elsewhere. Squares two or more away from every edge have 8; in
     tiles, every band of eight rows that holds only such rows is one copy of the first."""
     deg[:] = BLOCKED
@@ -141,7 +141,7 @@ class Schedule(NamedTuple):
 
 
 class Rule(NamedTuple):
-    """A rule as :func:`run_batch` runs it: ``code`` (:mod:`knight.core.tiebreak`), its
+    """A rule as :func:`run_batch` runs it: ``code`` (:mod:`knight.engine.tiebreak`), its
     :class:`Schedule` (ignored by random-order), ``order_table`` (uint8[40320, 8], the
     orders random-order draws), ``seed`` (uint64) and ``retries`` (random-order's most
     attempts)."""
@@ -155,10 +155,10 @@ class Rule(NamedTuple):
 
 class Cells(NamedTuple):
     """The board storage of :func:`run_batch` and :func:`run_pairs`, in one layout
-    (:mod:`knight.core.layout`; :func:`board_cells` allocates it): ``deg`` (int8 scratch
+    (:mod:`knight.engine.layout`; :func:`board_cells` allocates it): ``deg`` (int8 scratch
     degrees), ``classes`` (int8, Roth's class of each cell for rules roth and
     roth-random, else empty), ``tiles`` (empty row by row, else
-    :func:`knight.core.layout.tile_steps`) and ``second`` (int8 degrees of a second run
+    :func:`knight.engine.layout.tile_steps`) and ``second`` (int8 degrees of a second run
     walked beside the first, :func:`_walk_two`, else empty). Allocated by numpy, so that
     large boards get the operating system's huge pages (numba's own arrays do not)."""
 
@@ -222,7 +222,7 @@ def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, pa
     cols`` squares, under the :class:`Schedule` ``schedule``, from its ``state``
     (:func:`_begin`, or where :func:`_walk_two` left it) to its end.
     ``tiles`` is ``None`` row by row, ``offsets`` (int64[8]) then the step of each move;
-    in tiles, :func:`knight.core.layout.tile_steps`, and ``offsets`` is ``0..7`` (moves
+    in tiles, :func:`knight.engine.layout.tile_steps`, and ``offsets`` is ``0..7`` (moves
     stand for steps). ``choice`` (int64[256]) receives the order in force
     (:func:`_set_order`); ``roth`` is Roth's key as look-ups (:func:`_roth_key`); ``key``
     the random stream; ``path`` receives the cells when non-empty. Returns (squares
@@ -424,7 +424,7 @@ def _walk_two(code, one, two, tiles_a, tiles_b, state_a, state_b):
 def _roth_key(code, rows, cols, classes, tc):
     """Roth's key as look-ups for rules roth and roth-random, empty for the others:
     (``classes`` filled with each cell's class, uint8[classes, 256] narrowed masks),
-    from :func:`knight.core.tiebreak.roth_classes` (``tc`` as there)."""
+    from :func:`knight.engine.tiebreak.roth_classes` (``tc`` as there)."""
     if code != ROTH and code != ROTH_RANDOM:
         return classes[:0], np.empty((0, 256), np.uint8)
     return classes, roth_classes(rows, cols, classes, tc)
@@ -479,7 +479,7 @@ def run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out, 
     ``rule`` is a :class:`Rule`; ``starts`` are board square indices; ``cells`` the
     board's :class:`Cells`; ``path`` receives the last walk's cells
     (:func:`cells_to_squares`) when non-empty. ``out``
-    (:class:`knight.core.layout.Outcomes`) gets each row's outcome (its last attempt's),
+    (:class:`knight.engine.layout.Outcomes`) gets each row's outcome (its last attempt's),
     ``attempts_out`` its attempts and ``order_out`` the drawn rank (random-order only).
     Rows go two at a time (:func:`_walk_two`) when ``cells.second`` is allocated and
     there is no path. Returns the knight steps walked over all runs and attempts.
@@ -569,7 +569,7 @@ def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out,
 def run_two_boards(one, two, out):
     """One run on each of two boards, a step of each in turn (:func:`_walk_two`): ``one``
     is (:class:`Rule`, rows, cols, start square, trial, :class:`Cells`) of the run into
-    row 0 of ``out`` (:class:`knight.core.layout.Outcomes`), ``two`` the same for row 1.
+    row 0 of ``out`` (:class:`knight.engine.layout.Outcomes`), ``two`` the same for row 1.
     The rules have the same code; the boards are both row by row or both in tiles.
     Returns the knight steps."""
     if one[5].tiles.shape[0]:
@@ -612,7 +612,7 @@ def _run_two_boards(one, two, out, tiles_a, tiles_b):
 @nb.njit(nogil=True, cache=True)
 def run_pairs(code, rows, cols, starts, ranks, order_table, cells, out):
     """Every pair (``starts[i]``, ``ranks[i]``) into row ``i`` of ``out``
-    (:class:`knight.core.layout.Outcomes`): rule ``code`` (fixed, pohl, roth or corner) with
+    (:class:`knight.engine.layout.Outcomes`): rule ``code`` (fixed, pohl, roth or corner) with
     the tie order of row ``ranks[i]`` of ``order_table`` (uint8[40320, 8]). ``cells`` as
     in :func:`run_batch` (with ``cells.second``, fixed and roth walk two pairs at a
     time). Returns the knight steps."""
@@ -678,7 +678,7 @@ def _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, tiles):
 
 def in_tiles(board: Board, code: int) -> bool:
     """Whether the kernel stores ``board`` in tiles for the rule of code ``code``: for
-    squirrel-cull from :data:`knight.core.layout.TILED_ROWS` rows (Squirrel and Cull's
+    squirrel-cull from :data:`knight.engine.layout.TILED_ROWS` rows (Squirrel and Cull's
     orders circle the board, so a row-by-row board outgrows the cache; measured in
     tiles / row by row, one run from the corner: 1.3-1.8 times the speed on 4096 to
     10,000 rows). The other rules' runs measured 0.75-1.0 in tiles on such boards, and

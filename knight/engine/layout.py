@@ -6,7 +6,7 @@ leaves the array and needs no bounds check. Each cell holds a degree; margin and
 cells hold :data:`BLOCKED`, which stays far above any true degree (0..8) after the at
 most eight decrements a cell can receive.
 
-The rule kernel (:mod:`knight.rules.kernel`) stores squirrel-cull's boards of
+The rule kernel (:mod:`knight.engine.walk`) stores squirrel-cull's boards of
 :data:`TILED_ROWS` rows or more in tiles instead: the padded board cut into 8 x 8 blocks
 of cells, one block after another (64 bytes, one cache line, for int8 degrees), the
 blocks row by row. Squirrel and Cull's tours circle the board; row by row, each step

@@ -13,7 +13,7 @@ choose among the tied set T of candidates sharing the least degree
 - ``pohl-random``, ``roth-random``: the key of ``pohl`` or ``roth`` narrows T, then a
   uniform draw decides among what is left.
 
-Kernels work on the padded layout of :func:`knight.core.layout.padded` (a 2-square
+Kernels work on the padded layout of :func:`knight.engine.layout.padded` (a 2-square
 margin, ``width = cols + 4``): padded index ``p`` is board square
 ``(p // width - 2, p % width - 2)``; visited and margin squares hold a degree of at
 least ``limit``; :func:`narrow` also takes the rule kernel's tiled layout (same module).
@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import MOVES
-from knight.core.layout import place_row, tile_cols, tiled_coords
+from knight.engine.layout import place_row, tile_cols, tiled_coords
 
 #: Rule names, in the order of their integer codes.
 RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
@@ -139,8 +139,8 @@ def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit, tiles):
     whose candidates have the best key under ``rule``; ``mask`` itself for rules
     without a key. ``cur`` is the knight's cell, already marked visited. Row by row
     (``tiles`` is ``None``), ``offsets`` gives the step of each move and ``width`` the
-    padded row; in tiles (:mod:`knight.core.layout`), ``tiles`` is
-    :func:`knight.core.layout.tile_steps`. The knight's row and column are found once,
+    padded row; in tiles (:mod:`knight.engine.layout`), ``tiles`` is
+    :func:`knight.engine.layout.tile_steps`. The knight's row and column are found once,
     the candidates' by the moves' steps."""
     if rule != POHL and rule != ROTH and rule != CORNER:
         return mask
@@ -189,7 +189,7 @@ def _class_of(a, b, ids, table):
 @nb.njit(nogil=True, cache=True)
 def roth_classes(rows, cols, cls, tc):
     """Roth's key as look-ups: ``cls`` (int8, zeros, the padded layout row by row when
-    ``tc`` is 0, else in tiles of ``tc`` across: :mod:`knight.core.layout`) receives each
+    ``tc`` is 0, else in tiles of ``tc`` across: :mod:`knight.engine.layout`) receives each
     board square's class; returns ``table`` (uint8[classes, 256]) with ``table[cls[p],
     mask]`` equal to :func:`narrow` of rule ``roth`` at cell ``p``. A class is the sign
     pattern of the 12 comparisons of Roth's key (at most 49 occur: 24 sectors around the

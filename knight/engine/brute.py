@@ -13,11 +13,11 @@ import numba as nb
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.layout import BLOCKED, Outcomes, padded, record_row, unpad
 from knight.core.orders import N_ORDERS, all_orders, parse_order, unrank
 from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
 from knight.core.tour import Tour
+from knight.engine.layout import BLOCKED, Outcomes, padded, record_row, unpad
 
 
 @nb.njit(nogil=True, cache=True)
@@ -66,7 +66,7 @@ def run_batch(deg0, offsets, index, starts, ranks, orders, out):
 
     ``deg0, offsets, index`` come from :func:`padded`; ``orders`` is
     :func:`knight.core.orders.all_orders` (uint8[40320, 8]); ``out`` is a
-    :class:`knight.core.layout.Outcomes` indexed like ``starts``. Starts and ends are board
+    :class:`knight.engine.layout.Outcomes` indexed like ``starts``. Starts and ends are board
     square indices.
     """
     size = index.shape[0]
