@@ -42,6 +42,7 @@ from knight.core.checks import SettingError
 from knight.core.orders import N_ORDERS
 from knight.engine.layout import padded_size
 from knight.engine.tiebreak import ORDER_RULES
+from knight.runtime.tasks import run_tasks
 
 #: Columns of a scan's table: one row per rank; ``first_rows`` x ``first_cols`` is the
 #: first failing board (null: none of the boards tested), ``visited`` the squares
@@ -100,7 +101,13 @@ def scan_boards(spec) -> list[Board]:
 
 
 def first_failures(
-    rule: str, boards: Sequence[Board], ranks: np.ndarray, progress=None, tree_bytes: int = TREE_BYTES
+    rule: str,
+    boards: Sequence[Board],
+    ranks: np.ndarray,
+    progress=None,
+    tree_bytes: int = TREE_BYTES,
+    *,
+    client=None,
 ) -> dict[str, np.ndarray]:
     """For each rank of ``ranks``, the first of ``boards`` (in the order given) on which
     ``rule`` under that tie order does not complete a tour from (1, 1). Boards whose tie
@@ -108,7 +115,9 @@ def first_failures(
 
     Returns ``order``, ``first_rows``, ``first_cols`` (0: no failure), ``visited`` (squares
     reached on the first failing board, 0: none) and ``boards`` (boards completed before
-    it), plus ``steps`` (knight steps walked) and ``seconds``.
+    it), plus ``steps`` (knight steps walked) and ``seconds``. Each board is one task of
+    :func:`knight.runtime.tasks.run_tasks` (on ``client`` if given): a board's orders are
+    those still completing on the boards before it.
     """
     if rule not in ORDER_RULES:
         raise ValueError(f"rule: {rule!r}: first failures are scanned for {', '.join(ORDER_RULES)}")
@@ -126,7 +135,7 @@ def first_failures(
     for board in boards:
         if len(alive) == 0:
             break
-        visited, walked = _visited(rule, board, ranks[alive], tree_bytes)
+        [(visited, walked)] = run_tasks(_visited, [(rule, board, ranks[alive], tree_bytes)], client=client)
         steps += walked
         fail = visited < board.size
         dead = alive[fail]
@@ -201,10 +210,19 @@ def _walk_ranks(rule: str, board: Board, ranks: np.ndarray, tree_bytes: int) -> 
 
 
 def failures_every_board(
-    rule: str, boards: Sequence[Board], ranks: np.ndarray, progress=None, tree_bytes: int = TREE_BYTES
+    rule: str,
+    boards: Sequence[Board],
+    ranks: np.ndarray,
+    progress=None,
+    tree_bytes: int = TREE_BYTES,
+    *,
+    client=None,
+    workers: int = 1,
 ) -> dict:
     """For each rank of ``ranks``, every one of ``boards`` on which ``rule`` under that tie
-    order fails from (1, 1): every board is walked for every order, failed or not.
+    order fails from (1, 1): every board is walked for every order, failed or not, each
+    board a task of :func:`knight.runtime.tasks.run_tasks` (on ``client``, or ``workers``
+    local threads).
 
     Returns ``order``, ``tested`` (boards), ``failures``, ``first_rows``, ``first_cols``
     (0: none), and per order the lists ``failed_rows``, ``failed_cols``,
@@ -220,13 +238,13 @@ def failures_every_board(
     ranks = np.unique(np.asarray(ranks, np.int64))
     failed: list[list[tuple[int, int, int]]] = [[] for _ in ranks]
     steps, t0 = 0, time.perf_counter()
-    for board in boards if len(ranks) else ():
-        visited, walked = _visited(rule, board, ranks, tree_bytes)
+    tasks = [(rule, board, ranks, tree_bytes) for board in boards] if len(ranks) else []
+    for board, (visited, walked) in zip(
+        boards, run_tasks(_visited, tasks, client=client, workers=workers, progress=progress)
+    ):
         steps += walked
         for i in np.flatnonzero(visited < board.size):
             failed[i].append((board.rows, board.cols, int(visited[i])))
-        if progress is not None:
-            progress.update(1)
     first = [f[0] if f else (0, 0, 0) for f in failed]
     return {
         "order": ranks.astype(np.uint16),

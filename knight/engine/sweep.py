@@ -28,6 +28,7 @@ from knight.engine.brute import run_batch
 from knight.engine.layout import Outcomes, padded
 from knight.engine.runs_table import OUTCOME_DTYPES, to_table
 from knight.engine.tiebreak import ORDER_RULES
+from knight.runtime.tasks import iter_task_groups, run_tasks
 
 ENGINES = ("brute", "tree")
 DEFAULT_CHUNK_RUNS = 4_000_000
@@ -188,69 +189,38 @@ def chunk_tasks(spec: SweepSpec, chunk: int) -> list[np.ndarray]:
     return list(chunks[chunk])
 
 
-def _submit(spec: SweepSpec, chunk: int, client, shared) -> list:
-    board_f, ranks_f = shared
-    return [
-        client.submit(orbit_rows, board_f, starts, ranks_f, spec.engine, spec.rule, pure=False)
-        for starts in chunk_tasks(spec, chunk)
-    ]
+def _orbit_task(starts: np.ndarray, *, board: Board, ranks: np.ndarray, engine: str, rule: str) -> dict:
+    return orbit_rows(board, starts, ranks, engine, rule)
 
 
-def _collect(spec: SweepSpec, futures, client, progress, t0: float) -> ChunkResult:
-    if progress is not None:
-        from dask.distributed import as_completed
+def _shared(spec: SweepSpec) -> dict:
+    return {"board": spec.board, "ranks": spec.ranks, "engine": spec.engine, "rule": spec.rule}
 
-        for _ in as_completed(futures, loop=client.loop):
-            progress.update(1)
-    parts = client.gather(futures)
+
+def _result(spec: SweepSpec, parts: list[dict], t0: float) -> ChunkResult:
     steps = int(sum(int(p["steps"][0]) for p in parts))
     return ChunkResult(to_table(spec.board, parts, len(spec.ranks)), steps, time.perf_counter() - t0)
 
 
-def _value(x):
-    return x
-
-
-def _share(spec: SweepSpec, client):
-    """Board and orders as tasks, not scattered data: when a worker dies, Dask recomputes
-    them from the graph and retries the runs (then KilledWorker after the scheduler's
-    allowed failures), where lost scattered data would cancel the whole chunk."""
-    return (
-        client.submit(_value, spec.board, pure=False),
-        client.submit(_value, spec.ranks, pure=False),
-    )
-
-
-def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None) -> ChunkResult:
-    """Compute chunk ``chunk`` of ``spec`` (tasks from :func:`chunk_tasks`), on ``client`` if given."""
+def run_chunk(spec: SweepSpec, chunk: int, client=None, progress=None, workers: int = 1) -> ChunkResult:
+    """Compute chunk ``chunk`` of ``spec``: its tasks (:func:`chunk_tasks`) run by
+    :func:`knight.runtime.tasks.run_tasks` on ``client``, or on ``workers`` local threads."""
     t0 = time.perf_counter()
-    if client is None:
-        parts = []
-        for starts in chunk_tasks(spec, chunk):
-            parts.append(orbit_rows(spec.board, starts, spec.ranks, spec.engine, spec.rule))
-            if progress is not None:
-                progress.update(1)
-        steps = int(sum(int(p["steps"][0]) for p in parts))
-        return ChunkResult(to_table(spec.board, parts, len(spec.ranks)), steps, time.perf_counter() - t0)
-    return _collect(spec, _submit(spec, chunk, client, _share(spec, client)), client, progress, t0)
+    tasks = [(starts,) for starts in chunk_tasks(spec, chunk)]
+    parts = run_tasks(_orbit_task, tasks, shared=_shared(spec), client=client, workers=workers, progress=progress)
+    return _result(spec, parts, t0)
 
 
-def iter_chunks(spec: SweepSpec, client=None, progress=None, ahead: int = 1) -> Iterator[ChunkResult]:
-    """Every chunk's result, in order; with a client, ``ahead`` later chunks are already
-    queued while one is gathered, so workers never idle at chunk boundaries."""
-    n = n_chunks(spec)
-    if client is None:
-        for k in range(n):
-            yield run_chunk(spec, k, progress=progress)
-        return
-    shared = _share(spec, client)
-    pending = {}
-    for k in range(n):
+def iter_chunks(spec: SweepSpec, client=None, progress=None, workers: int = 1) -> Iterator[ChunkResult]:
+    """Every chunk's result, in order (:func:`knight.runtime.tasks.iter_task_groups`: on
+    Dask the next chunk's tasks are queued while one is gathered)."""
+    groups = ([(starts,) for starts in chunk_tasks(spec, k)] for k in range(n_chunks(spec)))
+    t0 = time.perf_counter()
+    for parts in iter_task_groups(
+        _orbit_task, groups, shared=_shared(spec), client=client, workers=workers, progress=progress
+    ):
+        yield _result(spec, parts, t0)
         t0 = time.perf_counter()
-        for j in range(k, min(n, k + ahead + 1)):
-            if j not in pending:
-                pending[j] = _submit(spec, j, client, shared)
-        yield _collect(spec, pending.pop(k), client, progress, t0)
 
 
 def parse_orders(orders) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Split a search into tasks of similar work and run them, on Dask workers or in turn.
+"""Split a search into tasks of similar work and run them (:mod:`knight.runtime.tasks`).
 
 A search's frontier (its nodes at a fixed depth, in search order) is dealt round-robin
 into ``tasks`` batches: neighbouring nodes have similar subtrees, so every batch gets
@@ -8,12 +8,12 @@ a like share of heavy and light ones. The batches depend only on the instance an
 
 from __future__ import annotations
 
-import queue
-import threading
 import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
+
+from knight.runtime.tasks import run_tasks
 
 #: Default number of tasks a search is split into.
 DEFAULT_TASKS = 64
@@ -34,42 +34,6 @@ def timed(fn: Callable, *args):
     return out, time.perf_counter() - t0
 
 
-def _in_turn(fn, batches, done) -> None:
-    """Run the batches one after the other on a daemon thread; this thread collects.
-
-    The kernels never run on the main thread, so Ctrl-C reaches Python at once as a
-    KeyboardInterrupt here (a signal landing inside a numba call on the main thread
-    surfaces as a SystemError instead). The daemon thread is abandoned on exit.
-    """
-    results: queue.Queue = queue.Queue()
-    stop = threading.Event()
-
-    def work():
-        for i, b in enumerate(batches):
-            if stop.is_set():
-                return
-            try:
-                results.put((i, timed(fn, *b), None))
-            except BaseException as exc:  # handed to the caller's thread
-                results.put((i, None, exc))
-                return
-
-    threading.Thread(target=work, name="queens-search", daemon=True).start()
-    try:
-        for _ in range(len(batches)):
-            while True:
-                try:
-                    i, out, exc = results.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    continue
-            if exc is not None:
-                raise exc
-            done(i, out)
-    finally:
-        stop.set()
-
-
 def run(
     fn: Callable,
     batches: Sequence[tuple],
@@ -79,42 +43,11 @@ def run(
     progress=None,
     on_done: Callable | None = None,
 ) -> list:
-    """``[timed(fn, *batch) for batch in batches]``, in batch order.
-
-    With ``client`` the batches are Dask tasks on its workers; without one, ``workers``
-    1 runs them in turn on a helper thread and more start a local threaded cluster.
+    """``[timed(fn, *batch) for batch in batches]``, in batch order, run by
+    :func:`knight.runtime.tasks.run_tasks` (on ``client``, or ``workers`` local threads).
     ``progress`` (a :class:`knight.runtime.progress.Progress`) counts finished batches;
-    ``on_done(i, result)`` is called on this thread as each batch ``i`` finishes.
-    """
+    ``on_done(i, result)`` is called on this thread as each batch ``i`` finishes."""
     if progress is not None:
         progress.total = max(len(batches), 1) + progress.done
-    out: list = [None] * len(batches)
-
-    def done(i, result):
-        out[i] = result
-        if on_done is not None:
-            on_done(i, result)
-        if progress is not None:
-            progress.update(1)
-
-    if not batches:
-        return out
-    if client is None and workers == 1:
-        _in_turn(fn, batches, done)
-        return out
-    if client is None:
-        from knight.runtime.cluster import dask_client
-
-        with dask_client(workers) as own:
-            return run(fn, batches, client=own, progress=progress, on_done=on_done)
-    from dask.distributed import as_completed
-
-    futures = [client.submit(timed, fn, *b, pure=False) for b in batches]
-    index = {f.key: i for i, f in enumerate(futures)}
-    try:
-        for future in as_completed(futures, loop=client.loop):
-            done(index[future.key], future.result())
-    except BaseException:
-        client.cancel(futures)
-        raise
-    return out
+    tasks = [(fn, *batch) for batch in batches]
+    return run_tasks(timed, tasks, client=client, workers=workers, progress=progress, on_done=on_done)

@@ -35,6 +35,7 @@ from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
 from knight.engine.squirrel_cull import check_board
 from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks
+from knight.engine.sweep import run_chunk as run_sweep_chunk
 from knight.engine.tiebreak import (
     DEFAULT_ORDER,
     DEFAULT_RETRIES,
@@ -45,6 +46,7 @@ from knight.engine.tiebreak import (
     check_setting,
     rule_code,
 )
+from knight.runtime.tasks import pool, run_tasks
 
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
 #: order a run used (the rule's own, the residual order of a tree row, random-order's
@@ -437,8 +439,27 @@ def _times(rule: str, per_board: dict[Board, list[float]]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=TIMES_SCHEMA)
 
 
-def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> ChunkResult:
-    """Compute chunk ``k`` of ``rule`` in ``study`` (on ``client``'s workers if given).
+def _from_sweep(rule: str, sweep: pa.Table) -> pa.Table:
+    """A tree chunk's rows: the sweep's runs table as it is, with the rule, trial 0 and one
+    attempt a run, in this stage's column order."""
+    n = sweep.num_rows
+    added = {
+        "rule": pa.repeat(rule, n),
+        "trial": pa.repeat(pa.scalar(0, pa.uint32()), n),
+        "attempts": pa.repeat(pa.scalar(1, pa.uint16()), n),
+    }
+    return pa.Table.from_arrays(
+        [added[f.name] if f.name in added else sweep.column(f.name) for f in RUNS_SCHEMA], schema=RUNS_SCHEMA
+    )
+
+
+def _walk_task(task: tuple[tuple[Board, np.ndarray], ...], *, spec: RuleSpec) -> list[dict[str, np.ndarray]]:
+    return walk_task_rows(spec, task)
+
+
+def run_chunk(study: Study, rule: str, k: int, client=None, progress=None, workers: int = 1) -> ChunkResult:
+    """Compute chunk ``k`` of ``rule`` in ``study``: its tasks run by
+    :func:`knight.runtime.tasks.run_tasks` on ``client``, or on ``workers`` local threads.
 
     Walk rows come in segment order, each start's trials together; tree rows by start,
     then order (as the sweep's). Raises ``RuntimeError`` if the rows differ from the plan.
@@ -449,29 +470,20 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None) -> Ch
     chunk = chunks[k]
     t0 = time.perf_counter()
     if chunk.kind == "tree":
-        from knight.engine.sweep import run_chunk as run_sweep_chunk
-
-        res = run_sweep_chunk(chunk.sweep, chunk.sweep_chunk, client=client, progress=progress)
-        cols = {name: res.table.column(name).to_numpy() for name in res.table.column_names}
-        table = pa.Table.from_arrays(_arrays(rule, chunk.board, cols), schema=RUNS_SCHEMA)
+        res = run_sweep_chunk(chunk.sweep, chunk.sweep_chunk, client=client, progress=progress, workers=workers)
+        table = _from_sweep(rule, res.table)
         steps = res.steps
         times = _times(rule, {chunk.board: [table.num_rows, steps, res.seconds]})
     else:
         jobs = walk_tasks(study, chunk)
-        if client is None:
-            results = []
-            for task in jobs:
-                results.append(walk_task_rows(chunk.spec, task))
-                if progress is not None:
-                    progress.update(1)
-        else:
-            futures = [client.submit(walk_task_rows, chunk.spec, task, pure=False) for task in jobs]
-            if progress is not None:
-                from dask.distributed import as_completed
-
-                for _ in as_completed(futures, loop=client.loop):
-                    progress.update(1)
-            results = client.gather(futures)
+        results = run_tasks(
+            _walk_task,
+            [(task,) for task in jobs],
+            shared={"spec": chunk.spec},
+            client=client,
+            workers=workers,
+            progress=progress,
+        )
         per_board: dict[Board, list[float]] = {}
         batches = []
         for (board, _), p in zip((part for task in jobs for part in task), (p for ps in results for p in ps)):
@@ -529,8 +541,6 @@ def run(
     >>> run(8, "pohl").select("rule", "start", "visited", "complete").rows()
     [('pohl', 0, 64, True)]
     """
-    import contextlib
-
     import polars as pl
 
     from knight.core.checks import board_arg, int_arg, square_arg
@@ -548,14 +558,8 @@ def run(
         raise exc.renamed({"boards": "board", "rules": "rule"}) from None
     workers = int_arg("workers", workers, 1)
     chunks = range(len(study.chunks(rule)))
-    if workers == 1:
-        client_context = contextlib.nullcontext()
-    else:
-        from knight.runtime.cluster import dask_client
-
-        client_context = dask_client(workers)
     with (
-        client_context as client,
+        pool(workers) as client,
         Progress(
             sum(n_tasks(study, rule, k) for k in chunks),
             f"rules {rule} {board.name}",

@@ -59,11 +59,19 @@ class SweepSummary:
 
 
 def sweep(
-    spec: SweepSpec, out_dir: str | Path | None = None, client=None, progress=None, on_chunk=None
+    spec: SweepSpec,
+    out_dir: str | Path | None = None,
+    client=None,
+    progress=None,
+    on_chunk=None,
+    *,
+    workers: int = 1,
 ) -> SweepSummary:
-    """Run every chunk of ``spec``; with ``out_dir``, write the board's runs dataset there
-    (``board=RxC/part-NNNN.parquet``, then its manifest, see :mod:`knight.core.dataset`).
-    ``on_chunk(result)`` is called with each chunk's :class:`ChunkResult`, in order.
+    """Run every chunk of ``spec`` on ``client`` or ``workers`` local threads
+    (:func:`knight.engine.sweep.iter_chunks`); with ``out_dir``, write the board's runs
+    dataset there (``board=RxC/part-NNNN.parquet``, then its manifest, see
+    :mod:`knight.core.dataset`). ``on_chunk(result)`` is called with each chunk's
+    :class:`ChunkResult`, in order.
 
     The output folder is checked before any computing; earlier parts of the board's
     folder are removed first, so a reused folder never holds two runs' rows.
@@ -76,7 +84,7 @@ def sweep(
     t0 = time.perf_counter()
     runs = complete = closed = steps = 0
     files = []
-    for k, res in enumerate(iter_chunks(spec, client=client, progress=progress)):
+    for k, res in enumerate(iter_chunks(spec, client=client, progress=progress, workers=workers)):
         runs += res.table.num_rows
         complete += pc.sum(res.table.column("complete")).as_py() or 0
         closed += pc.sum(res.table.column("closed")).as_py() or 0
@@ -140,8 +148,6 @@ def run(
     >>> runs.select("start", "order", "visited", "complete").rows()
     [(0, 0, 25, True), (0, 5040, 25, True)]
     """
-    import contextlib
-
     import polars as pl
 
     from knight.core.checks import board_arg, choice_arg, int_arg, named
@@ -168,14 +174,8 @@ def run(
     if out is not None:
         check_output_dir(board_folder(out, board, spec.rule))
     tables = []
-    if workers == 1:
-        client_context = contextlib.nullcontext()
-    else:
-        from knight.runtime.cluster import dask_client
-
-        client_context = dask_client(workers)
-    with client_context as client, Progress(total_tasks(spec), f"sweep {board.name}") as bar:
-        sweep(spec, out, client=client, progress=bar, on_chunk=lambda res: tables.append(res.table))
+    with Progress(total_tasks(spec), f"sweep {board.name}") as bar:
+        sweep(spec, out, progress=bar, on_chunk=lambda res: tables.append(res.table), workers=workers)
     return pl.from_arrow(pa.concat_tables(tables))
 
 
