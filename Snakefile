@@ -30,10 +30,6 @@ check_config_file(os.path.join(workflow.basedir, "config", "config.yaml"))
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")
 
 
-# Each stage's .smk file appends the final outputs it owns to ALL_TARGETS.
-ALL_TARGETS = []
-
-
 include: "workflow/rules/common.smk"
 include: "workflow/rules/sweep.smk"
 include: "workflow/rules/tables.smk"
@@ -48,13 +44,12 @@ include: "workflow/rules/claims.smk"
 rule all:
     default_target: True
     input:
-        ALL_TARGETS,
+        PLAN.targets(),
 
 
 if workflow.is_main_process:
     check_dask_scheduler()
     check_stored_results()
-    clean_frontier_stores()
 
 
 onstart:

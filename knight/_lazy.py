@@ -2,9 +2,7 @@
 stays light and a package's ``__init__`` names no module a caller does not use.
 
 A package lists its public names in a dict literal ``_EXPORTS = {name: module}`` and
-calls :func:`attach`; its submodules are reachable as attributes too. The workflow's
-code hash reads ``_EXPORTS`` (:mod:`knight.pipeline.codehash`), so a script importing
-one of these names depends on that name's module only.
+calls :func:`attach`; its submodules are reachable as attributes too.
 """
 
 from __future__ import annotations

@@ -365,24 +365,6 @@ def test_import_is_light_and_names_are_lazy():
         knight.no_such_name  # noqa: B018
 
 
-def test_code_hash_follows_lazy_names_only_where_used(tmp_path):
-    from knight.pipeline.codehash import code_files
-
-    def covered(source):
-        script = tmp_path / "script.py"
-        script.write_text(source)
-        return {p.relative_to(os.path.join(REPO, "knight")).as_posix() for p in code_files(script)}
-
-    assert "queens/search.py" in covered("from knight.queens import dominate\n")
-    assert {"warnsdorff.py", "core/tour.py", "engine/walk.py"} <= covered("from knight import tour\n")
-    assert "sweep/driver.py" in covered("from knight.sweep import run\n")
-    sweep_chunk = covered(open(os.path.join(REPO, "workflow", "scripts", "sweep_chunk.py")).read())
-    assert "warnsdorff.py" not in sweep_chunk and "rules/studies.py" not in sweep_chunk
-    assert "queens/search.py" not in covered(open(os.path.join(REPO, "workflow", "scripts", "exact_tour.py")).read())
-    everything = covered("import knight\n")
-    assert {"warnsdorff.py", "queens/search.py", "sweep/tables.py"} <= everything
-
-
 @pytest.mark.slow
 def test_a_plain_install_works_from_any_folder(tmp_path):
     """``pip install .`` (not editable) into a fresh virtual environment: ``import knight``

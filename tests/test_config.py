@@ -129,7 +129,7 @@ SIDES = [
     ("exact.construct.boards", ["2x8"], "exact.construct.boards[0]: '2x8'"),
     ("figures.tours", [{"board": 2, "start": [1, 1], "order": "12345678"}], "figures.tours[0].board: 2"),
     ("figures.images_of_order", {"board": "1x5", "order": "12345678"}, "figures.images_of_order.board: '1x5'"),
-    ("rules.studies[1].boards", [2], "rules.studies[1].boards[0]: '2x2'"),
+    ("rules.studies[1].boards", [2], "rules.studies[1].boards[0]: 2"),
 ]
 BAD += [(with_(path, value), f"config key {key}: a board needs both sides at least 3") for path, value, key in SIDES]
 

@@ -47,11 +47,28 @@ def rank(order) -> int:
     return r
 
 
+def check_ranks(ranks, name: str = "order rank") -> np.ndarray:
+    """``ranks`` (one or many) as int64, each a rank of 0..40,319; ``ValueError`` naming
+    ``name`` and the first rank outside. The one check of a rank's range: the public
+    functions that take ranks call it, the kernels behind them trust it.
+
+    >>> check_ranks(40320)
+    Traceback (most recent call last):
+    ValueError: order rank 40320 is outside 0..40319
+    """
+    arr = np.asarray(ranks)
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name}s must be integers, got {ranks!r}")
+    arr = arr.astype(np.int64)
+    bad = (arr < 0) | (arr >= N_ORDERS)
+    if bad.any():
+        raise ValueError(f"{name} {int(arr[bad].flat[0])} is outside 0..{N_ORDERS - 1}")
+    return arr
+
+
 def unrank(r: int) -> str:
     """Order string of rank ``r`` (0 <= r < 40,320)."""
-    r = int(r)
-    if not 0 <= r < N_ORDERS:
-        raise ValueError(f"order rank {r} is outside 0..{N_ORDERS - 1}")
+    r = int(check_ranks(r))
     left = list(range(N_MOVES))
     out = []
     for i in range(N_MOVES):

@@ -17,6 +17,10 @@ into place::
   (``None`` for an input without a seal, e.g. a Snakemake benchmark file): what the file
   was made from, so a start-up check can tell which results were made from a file that
   has since been damaged or remade (:mod:`knight.pipeline.integrity`).
+- ``made_by`` (workflow jobs only) names the job's Snakemake rule, its results version
+  and the digest of its parameters (:func:`params_digest`): what made the bytes, so a
+  well-formed file that another plan made (other orders, another results version) is
+  told apart from the one the current plan would make.
 
 :func:`check` compares a file with its seal (size first, then SHA-256), and raises
 :class:`SealError` naming the file and how to recover.
@@ -38,6 +42,9 @@ _BLOCK = 1 << 22
 #: Inputs of the running workflow job (path -> their seals' SHA-256, or None), recorded in
 #: the seal of every file the job writes; set by :func:`set_sources`.
 _sources: dict[str, str | None] = {}
+#: The running workflow job's rule, results version and parameters' digest, recorded in
+#: the seal of every file it writes; set by :func:`set_maker`.
+_maker: dict[str, str] = {}
 #: Files this process has checked against their seals: path -> (size, mtime_ns, ctime_ns, inode).
 _checked: dict[str, tuple[int, int, int, int]] = {}
 
@@ -89,6 +96,25 @@ def set_sources(sources: dict[str, str | None]) -> None:
     _sources.update(sources)
 
 
+def params_digest(params) -> str:
+    """16 hex digits of the SHA-256 of a job's parameters (a mapping) in one canonical
+    JSON form: keys sorted, tuples as lists.
+
+    >>> params_digest({"b": (1, 2), "a": "x"}) == params_digest({"a": "x", "b": [1, 2]})
+    True
+    """
+    text = json.dumps(dict(params), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def set_maker(rule: str, params) -> None:
+    """Record what the running job is: its ``rule`` and its ``params`` (a mapping, with its
+    results ``version`` among them); every seal written afterwards by this process says
+    so as ``made_by``."""
+    _maker.clear()
+    _maker.update(rule=str(rule), version=str(dict(params).get("version", "")), params=params_digest(params))
+
+
 def write_seal(path: str | os.PathLike, written: str | os.PathLike) -> dict:
     """Seal ``path`` with the bytes of ``written``, the finished temporary file its writer
     is about to rename onto ``path`` (only a writer calls this). The seal itself is written
@@ -98,6 +124,8 @@ def write_seal(path: str | os.PathLike, written: str | os.PathLike) -> dict:
     seal = {"format": FORMAT, "name": seal_name(path), "bytes": size, "sha256": sha}
     if _sources:
         seal["from"] = dict(sorted(_sources.items()))
+    if _maker:
+        seal["made_by"] = dict(_maker)
     target = seal_path(path)
     tmp = target.parent / f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
     try:

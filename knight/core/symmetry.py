@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from knight.core.board import MOVES, Board
-from knight.core.orders import N_ORDERS, all_orders, ranks_of
+from knight.core.orders import all_orders, check_ranks, ranks_of
 
 # Matrices acting on column vectors (d_row, d_col).
 _IDENTITY = ((1, 0), (0, 1))
@@ -175,6 +175,4 @@ def _class_ids(square: bool) -> np.ndarray:
 
 def orbit(board: Board, rank: int) -> np.ndarray:
     """Ranks of g·o for every element g of the board's group (element order)."""
-    if not 0 <= rank < N_ORDERS:
-        raise ValueError(f"order rank {rank} is outside 0..{N_ORDERS - 1}")
-    return group(board).order_images()[:, rank]
+    return group(board).order_images()[:, int(check_ranks(rank))]

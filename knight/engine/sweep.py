@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from knight.core.board import Board, parse_board, parse_starts
 from knight.core.checks import SettingError
-from knight.core.orders import N_ORDERS, all_orders
+from knight.core.orders import N_ORDERS, all_orders, check_ranks
 from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
 from knight.engine.brute import run_batch
@@ -54,8 +54,7 @@ class SweepSpec:
         if starts.min() < 0 or starts.max() >= self.board.size:
             bad = int(starts[(starts < 0) | (starts >= self.board.size)][0])
             raise ValueError(f"start square {bad} is off the {self.board.name} board")
-        if ranks.min() < 0 or ranks.max() >= N_ORDERS:
-            raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
+        check_ranks(ranks)
         if self.engine not in ENGINES:
             raise ValueError(f"engine {self.engine!r} is not one of {', '.join(ENGINES)}")
         if self.rule not in ORDER_RULES:

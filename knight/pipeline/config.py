@@ -2,9 +2,10 @@
 
 :func:`load` is called once, at workflow start (``workflow/rules/common.smk``). It runs
 the JSON schema (``knight/pipeline/schemas/config.schema.yaml`` with one sibling file per
-section), fills in the schema's defaults, then runs each section's checks of what a
-schema cannot express (boards parse, starts lie on their boards, orders are
-permutations, queens fit their board, ...). Every problem is reported at once, one
+section), fills in the schema's defaults, then has each stage build its section
+(:func:`settings`): the stage's settings class checks what a schema cannot express
+(boards parse, starts lie on their boards, orders are permutations, queens fit their
+board, ...) and this module only collects the problems. Every problem is reported at once, one
 line each, as ``config key <path>: <value>: <what is wrong>``; nothing is computed or
 written before. The returned config has canonical list forms (sorted, no repeats)
 where order and repeats cannot change a result, so that reordering a list reruns
@@ -21,17 +22,8 @@ from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from knight.core.board import MIN_SIDE, Board, parse_board, parse_boards
-from knight.core.orders import parse_order
-
 #: The config's JSON schema, shipped inside the package (one sibling file per section).
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
-
-#: Largest board of the sweep stage (every start x every order): 65,536 squares is
-#: 2.6e9 runs, about 660 jobs of the default size.
-MAX_SWEEP_SQUARES = 65_536
-#: Largest board of the rules stage (one padded byte per square in a run).
-MAX_RULES_SQUARES = 100_000_000
 
 
 class ConfigError(ValueError):
@@ -96,286 +88,50 @@ def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:
     return msgs
 
 
-# --- each section's meaning ------------------------------------------------------
-def _board(key: str, value, msgs: list[str], *, max_squares: int | None = None) -> Board | None:
-    """The knight board ``value`` of ``key``, within the sides every stage accepts
-    (:data:`knight.core.board.MIN_SIDE`) and ``max_squares``; None after a message."""
-    try:
-        board = parse_board(value)
-    except ValueError as exc:
-        msgs.append(f"config key {key}: {value!r}: {exc}")
-        return None
-    if min(board.rows, board.cols) < MIN_SIDE:
-        msgs.append(f"config key {key}: {value!r}: a board needs both sides at least {MIN_SIDE}")
-        return None
-    if max_squares is not None and board.size > max_squares:
-        msgs.append(
-            f"config key {key}: {value!r}: {board.size:,} squares is more than this stage's limit of {max_squares:,}"
-        )
-        return None
-    return board
+# --- each section's meaning: built by its stage, problems collected here ---------------
+def _settings_builders() -> dict:
+    """Each section's builder: the stage's settings class, which checks what a schema
+    cannot say and raises :class:`~knight.core.checks.SettingError` keyed within the
+    section. Imported on use: the stages' modules are heavier than this one."""
+    from knight.claims.settings import ClaimsSettings
+    from knight.exact.settings import ExactSettings
+    from knight.queens.settings import QueensSettings
+    from knight.report.settings import FigureSettings
+    from knight.rules.studies import RulesSettings
+    from knight.runtime.cluster import DaskSettings
+    from knight.sweep.settings import SweepSettings
+
+    def claims(section: dict, config: dict):
+        studies = {s["name"]: s["rules"] for s in config.get("rules", {}).get("studies", [])}
+        return ClaimsSettings.from_config(section, studies)
+
+    return {
+        "sweep": lambda section, config: SweepSettings.from_config(section),
+        "dask": lambda section, config: DaskSettings.from_config(section),
+        "queens": lambda section, config: QueensSettings.from_config(section),
+        "exact": lambda section, config: ExactSettings.from_config(section),
+        "figures": lambda section, config: FigureSettings.from_config(section),
+        "rules": lambda section, config: RulesSettings.from_config(section),
+        "claims": claims,
+    }
 
 
-def _order(key: str, value, msgs: list[str]) -> None:
-    try:
-        parse_order(str(value))
-    except ValueError:
-        msgs.append(f"config key {key}: {value!r}: not a permutation of 12345678")
-
-
-def _starts_on(key: str, starts, boards: list[Board], msgs: list[str]) -> None:
-    """Each 1-based [row, col] pair of ``starts`` lies on every board."""
-    for i, pair in enumerate(starts):
-        for board in boards:
-            if not (1 <= pair[0] <= board.rows and 1 <= pair[1] <= board.cols):
-                msgs.append(
-                    f"config key {key}[{i}]: {pair!r}: off the {board.name} board "
-                    f"(rows 1..{board.rows}, columns 1..{board.cols})"
-                )
-                break
-
-
-def sweep_errors(sweep: dict) -> list[str]:
-    """The ``sweep`` section: boards, starts on every board, orders permutations."""
-    msgs: list[str] = []
-    spec = sweep.get("boards") or []
-    if isinstance(spec, dict):
-        try:
-            items = [(f"sweep.boards ({b.name})", b.name) for b in parse_boards(spec)]
-        except ValueError as exc:
-            msgs.append(f"config key sweep.boards: {spec!r}: {exc}")
-            items = []
-    else:
-        items = [(f"sweep.boards[{i}]", v) for i, v in enumerate(spec)]
-    boards = []
-    for key, v in items:
-        b = _board(key, v, msgs, max_squares=MAX_SWEEP_SQUARES)
-        if b is None and isinstance(spec, dict):
-            break  # a range's boards grow: the first bad one says it
-        boards.append(b)
-    boards = [b for b in boards if b is not None]
-    starts = sweep.get("starts", "all")
-    if isinstance(starts, str):
-        if starts != "all":
-            msgs.append(f'config key sweep.starts: {starts!r}: must be "all" or a list of [row, col] pairs')
-    else:
-        _starts_on("sweep.starts", starts, boards, msgs)
-    orders = sweep.get("orders", "all")
-    if isinstance(orders, str):
-        if orders != "all":
-            msgs.append(f'config key sweep.orders: {orders!r}: must be "all" or a list of order strings')
-    elif not orders:
-        msgs.append('config key sweep.orders: []: give "all" or at least one order')
-    else:
-        for i, o in enumerate(orders):
-            _order(f"sweep.orders[{i}]", o, msgs)
-    return msgs
-
-
-def dask_errors(dask: dict) -> list[str]:
-    """The ``dask`` section: worker count; at most one of scheduler and scheduler_file."""
-    from knight.runtime.cluster import check_scheduler_choice
-
-    msgs = []
-    workers = dask.get("workers", "auto")
-    if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
-        msgs.append(f'config key dask.workers: {workers!r}: must be "auto" or an integer of at least 1')
-    try:
-        check_scheduler_choice(dask.get("scheduler"), dask.get("scheduler_file"))
-    except ValueError as exc:
-        msgs.append(f"config key dask.scheduler_file: {dask['scheduler_file']!r}: {exc}")
-    return msgs
-
-
-def queens_errors(queens: dict) -> list[str]:
-    """The ``queens`` section: every board side within its search's limit, k <= n*n."""
-    from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N
-
-    msgs = []
-
-    def check(key: str, n: int, k: int | None) -> None:
-        limit = MAX_DOMINATE_N if k is not None else MAX_PLACE_N
-        if n > limit:
-            what = "domination search" if k is not None else "N-queens search"
-            msgs.append(f"config key {key}.n: {n}: above the {what}'s limit of {limit}")
-        elif k is not None and k > n * n:
-            msgs.append(f"config key {key}.k: {k}: {k} queens do not fit on the {n}x{n} board ({n * n} squares)")
-
-    for i, inst in enumerate(queens.get("instances", [])):
-        check(f"queens.instances[{i}]", inst["n"], inst.get("k") if inst["problem"] == "dominate" else None)
-    for i, inst in enumerate(queens.get("frontier", [])):
-        check(f"queens.frontier[{i}]", inst["n"], inst["k"])
-    for section in ("sets", "counts"):
-        lists = queens.get(section, {})
-        for i, (n, k) in enumerate(lists.get("dominate", [])):
-            check(f"queens.{section}.dominate[{i}]", n, k)
-        for i, n in enumerate(lists.get("place", [])):
-            check(f"queens.{section}.place[{i}]", n, None)
-    return msgs
-
-
-def exact_errors(exact: dict) -> list[str]:
-    """The ``exact`` section: boards parse; constructed boards have a closed tour we can build."""
-    from knight.exact.construct import choose_method
-
-    msgs: list[str] = []
-    backtrack = exact.get("backtrack", {})
-    for i, item in enumerate(backtrack.get("boards", [])):
-        _board(f"exact.backtrack.boards[{i}].board", item["board"], msgs)
-    if "order" in backtrack:
-        _order("exact.backtrack.order", backtrack["order"], msgs)
-    construct = exact.get("construct", {})
-    for name in ("boards", "tours"):
-        for i, value in enumerate(construct.get(name, [])):
-            board = _board(f"exact.construct.{name}[{i}]", value, msgs)
-            if board is None:
-                continue
-            try:
-                choose_method(board)
-            except ValueError as exc:
-                msgs.append(f"config key exact.construct.{name}[{i}]: {value!r}: {exc}")
-    return msgs
-
-
-def figures_errors(figures: dict) -> list[str]:
-    """The ``figures`` section: drawn tours' boards, starts and orders."""
-    msgs: list[str] = []
-    items = [(f"figures.tours[{i}]", t) for i, t in enumerate(figures.get("tours", []))]
-    if figures.get("images_of_order") is not None:
-        items.append(("figures.images_of_order", figures["images_of_order"]))
-    for key, item in items:
-        _order(f"{key}.order", item["order"], msgs)
-        board = _board(f"{key}.board", item["board"], msgs)
-        if board is not None and "start" in item:
-            r, c = item["start"]
-            if not (1 <= r <= board.rows and 1 <= c <= board.cols):
-                msgs.append(
-                    f"config key {key}.start: {item['start']!r}: off the {board.name} board "
-                    f"(rows 1..{board.rows}, columns 1..{board.cols})"
-                )
-    return msgs
-
-
-def rules_errors(rules: dict) -> list[str]:
-    """The ``rules`` section: each rule's settings and each study are built as the library
-    builds them (:class:`knight.rules.studies.RuleSpec`, :class:`~knight.rules.studies.Study`),
-    which hold every constraint; their errors become config lines. Board limits, list
-    indices and study names are the config's own."""
+def settings(config: dict) -> dict:
+    """Each section of a schema-checked ``config`` built by its stage (section name ->
+    settings object); :class:`ConfigError` naming every bad key and value otherwise."""
     from knight.core.checks import SettingError
-    from knight.rules.studies import RuleSpec, Study
 
-    msgs: list[str] = []
-    for rule, settings in rules.get("settings", {}).items():
-        if isinstance(settings, dict) and "order" in settings:
-            _order(f"rules.settings.{rule}.order", settings["order"], msgs)
-            if msgs:
-                continue
+    built, msgs = {}, []
+    for section, build in _settings_builders().items():
+        if section not in config:
+            continue
         try:
-            RuleSpec.from_settings(rule, {rule: settings})
+            built[section] = build(config[section], config)
         except SettingError as exc:
-            msgs.append(f"config key rules.settings.{rule}.{exc.key}: {exc.message}")
+            msgs += [f"config key {section}.{key}: {message}" for key, message in exc.problems]
     if msgs:
-        return msgs  # every study would repeat them
-    names: set[str] = set()
-    for i, study in enumerate(rules.get("studies", [])):
-        key = f"rules.studies[{i}]"
-        if study["name"] in names:
-            msgs.append(f"config key {key}.name: {study['name']!r}: another study has this name")
-        names.add(study["name"])
-        try:
-            boards = parse_boards(study["boards"])
-        except ValueError as exc:
-            msgs.append(f"config key {key}.boards: {study['boards']!r}: {exc}")
-            continue
-        before = len(msgs)
-        for j, board in enumerate(boards):
-            where = f"{key}.boards" + ("" if isinstance(study["boards"], dict) else f"[{j}]")
-            _board(where, board.name, msgs, max_squares=MAX_RULES_SQUARES)
-        if isinstance(study.get("starts"), list):
-            _starts_on(f"{key}.starts", study["starts"], boards, msgs)
-        if isinstance(study.get("orders"), list):
-            for j, order in enumerate(study["orders"]):
-                _order(f"{key}.orders[{j}]", order, msgs)
-        for rule, own in (study.get("settings") or {}).items():
-            if "order" in own:
-                _order(f"{key}.settings.{rule}.order", own["order"], msgs)
-        if len(msgs) > before:
-            continue  # the study cannot be built from values already named
-        try:
-            Study.from_config(study, rules)
-        except SettingError as exc:
-            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
-    return msgs
-
-
-def claims_errors(claims: dict, config: dict) -> list[str]:
-    """The ``claims`` section: each scan and claim is built as the library builds it
-    (:class:`knight.claims.scan.Scan`, :class:`knight.claims.spec.Claim`); names are
-    unique; what tests a claim suits its finding, and its rule is one the study runs. A
-    claim tested by nothing configured is not an error: it shows as not run."""
-    from knight.claims.scan import Scan
-    from knight.claims.spec import QUEENS, SCAN_FINDINGS, Claim
-    from knight.core.checks import SettingError
-
-    msgs: list[str] = []
-    studies = {s["name"]: s for s in config.get("rules", {}).get("studies", [])}
-    scans: dict[str, Scan] = {}
-    for i, entry in enumerate(claims.get("scans", [])):
-        key = f"claims.scans[{i}]"
-        if entry["name"] in scans or entry["name"] in studies or entry["name"] == QUEENS:
-            msgs.append(f"config key {key}.name: {entry['name']!r}: another scan or study has this name")
-            continue
-        try:
-            scans[entry["name"]] = Scan.from_config(entry)
-        except SettingError as exc:
-            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
-    for i, entry in enumerate(claims.get("scans", [])):
-        scan = scans.get(entry["name"])
-        if scan is None or scan.of is None:
-            continue
-        source = scans.get(scan.of)
-        if source is None:
-            msgs.append(f"config key claims.scans[{i}].orders.of: {scan.of!r}: no scan of this config has this name")
-        elif source.of is not None or source.every_board:
-            msgs.append(
-                f"config key claims.scans[{i}].orders.of: {scan.of!r}: not a first-failure scan of all or listed orders"
-            )
-    keys: set[str] = set()
-    for i, entry in enumerate(claims.get("entries", [])):
-        key = f"claims.entries[{i}]"
-        if entry["key"] in keys:
-            msgs.append(f"config key {key}.key: {entry['key']!r}: another claim has this key")
-        keys.add(entry["key"])
-        try:
-            claim = Claim.from_config(entry)
-        except SettingError as exc:
-            msgs.append(f"config key {key}.{exc.key}: {exc.message}")
-            continue
-        scan_finding = claim.finding in SCAN_FINDINGS
-        by = claim.tested_by
-        if by in scans and not scan_finding or by in studies and scan_finding:
-            kind = "a scan" if by in scans else "a rules study"
-            msgs.append(f"config key {key}.tested_by: {by!r}: is {kind}, which {claim.finding} cannot read")
-        elif by in scans and scans[by].every_board != (claim.finding == "failure_share"):
-            kind = "an every-board scan" if scans[by].every_board else "a first-failure scan"
-            msgs.append(f"config key {key}.tested_by: {by!r}: is {kind}, which {claim.finding} cannot read")
-        elif by in studies:
-            rules = list(dict.fromkeys(studies[by]["rules"]))
-            if claim.rule is not None and claim.rule not in rules:
-                msgs.append(f"config key {key}.rule: {claim.rule!r}: study {by!r} runs {', '.join(rules)}")
-            elif claim.rule is None and len(rules) > 1:
-                msgs.append(f"config key {key}.rule: (none): study {by!r} runs {', '.join(rules)}: name one")
-    return msgs
-
-
-SECTION_CHECKS = {
-    "sweep": sweep_errors,
-    "dask": dask_errors,
-    "queens": queens_errors,
-    "exact": exact_errors,
-    "figures": figures_errors,
-    "rules": rules_errors,
-}
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(msgs))
+    return built
 
 
 def canonical(config: dict) -> dict:
@@ -474,12 +230,7 @@ def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
     """
     config = copy.deepcopy(dict(config))
     msgs = schema_errors(config, schema_path)
-    if not msgs:
-        for section, check in SECTION_CHECKS.items():
-            if section in config:
-                msgs += check(config[section])
-        if not msgs and "claims" in config:
-            msgs += claims_errors(config["claims"], config)
     if msgs:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(msgs))
+    settings(config)
     return canonical(config)

@@ -1,50 +1,72 @@
 """The workflow's start-up check: every stored result against the seal its writer recorded.
 
 Run once per workflow run, before Snakemake builds its plan of jobs (``common.smk``).
-Under ``results/`` it removes, with one line each:
+Under ``results/`` it finds, with one line each:
 
 - a file whose bytes (size, SHA-256) or place differ from its seal, or whose seal is
   damaged: it was changed after its writer wrote it;
 - a file some Snakemake rule makes (``is_output``) that has no seal: written before seals
   existed, or by a job that never finished;
-- a seal whose file is gone (deleted by hand, or by Snakemake after its job failed):
-  the seal only;
+- a file that another plan made: its seal's ``made_by`` (the job's rule, results version
+  and parameters) differs from what the current plan's job for that path would have
+  (``made_by_plan``), e.g. a part copied from a run with other orders, or written by
+  code of another results version;
+- a seal whose file is gone (deleted by hand, or by Snakemake after its job failed);
 - every result made from one of the above, or from an input that has been remade
   since (its seal's ``from`` lists what its job read, with their checksums).
 
-Snakemake then remakes what is missing, and what was made from it, exactly as after a
-clean run: a damaged file never leads to "Nothing to be done". Files are hashed in
-parallel threads (hashlib releases the GIL).
+A real run removes them (the seal with each file), so Snakemake remakes them and what
+is made from them, exactly as a clean run would: a damaged or foreign file never leads
+to "Nothing to be done". A run that only plans (``-n``, ``--summary``, ``--lint``,
+``--report``, ``--list-*``) only names them: it changes nothing on disk. Files are
+hashed in parallel threads (hashlib releases the GIL).
 """
 
 from __future__ import annotations
 
 import os
+from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from knight.core import seal
 
+#: ``made_by_plan(made_by, path)``: why the file at ``path``, made by the job its seal
+#: records, is not what the current plan makes there (a short phrase), or None.
+MadeByPlan = Callable[[dict, str], "str | None"]
+
 
 @dataclass
 class Findings:
-    """What the check found: file -> why it cannot be trusted, in three groups."""
+    """What the check found: file -> why it cannot be trusted, in four groups."""
 
     damaged: dict[str, str] = field(default_factory=dict)  # changed, damaged seal, or no seal
+    foreign: dict[str, str] = field(default_factory=dict)  # made by another plan
     missing: dict[str, str] = field(default_factory=dict)  # a seal without its file
     derived: dict[str, str] = field(default_factory=dict)  # made from one of the above
+    removed: bool = False  # whether the files were removed (a real run) or only named
     checked: int = 0  # sealed files whose bytes were checked
     bytes: int = 0
 
-    def lines(self, limit: int = 10) -> list[str]:
-        """One line per damaged or missing file; derived results summed up."""
-        out = [f"{p}: {why}; removed, the workflow remakes it" for p, why in sorted(self.damaged.items())]
+    @property
+    def untrusted(self) -> list[str]:
+        """Every file found, damaged, foreign or derived (the missing have no file)."""
+        return sorted({*self.damaged, *self.foreign, *self.derived})
+
+    def lines(self) -> list[str]:
+        """One line per damaged, foreign or missing file, then one per folder of the
+        results made from them, naming each file."""
+        then = "removed, the workflow remakes it" if self.removed else "its job would rerun (not removed: no run)"
+        out = [f"{p}: {why}; {then}" for p, why in sorted(self.damaged.items())]
+        out += [f"{p}: {why}; {then}" for p, why in sorted(self.foreign.items())]
         out += [f"{p}: {why}; the results made from it are remade" for p, why in sorted(self.missing.items())]
-        if self.derived:
-            names = sorted(self.derived)
-            shown = ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")
-            out.append(f"removed {len(names)} result(s) made from the files above, the workflow remakes them: {shown}")
+        by_folder: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(self.derived):
+            by_folder[os.path.dirname(path)].append(os.path.basename(path))
+        verb = "removed" if self.removed else "would be remade"
+        for folder, names in by_folder.items():
+            out.append(f"{folder}/: {', '.join(names)}: made from a file above, {verb}")
         return out
 
 
@@ -71,13 +93,19 @@ def _check_one(path: str) -> tuple[dict | None, str | None]:
 
 
 def check_results(
-    root: str = "results", *, is_output: Callable[[str], bool] = lambda path: False, workers: int | None = None
+    root: str = "results",
+    *,
+    is_output: Callable[[str], bool] = lambda path: False,
+    made_by_plan: MadeByPlan | None = None,
+    remove: bool = True,
+    workers: int | None = None,
 ) -> Findings:
-    """Check every sealed file under ``root`` against its seal, and every file ``is_output``
-    accepts for a seal; remove what cannot be trusted and what was made from it (see the
-    module docstring). Paths are as found under ``root`` (relative to the working folder
-    when ``root`` is, as the workflow's inputs are)."""
-    found = Findings()
+    """Check every sealed file under ``root`` against its seal and against the current
+    plan (``made_by_plan``), and every file ``is_output`` accepts for a seal; with
+    ``remove``, remove what cannot be trusted and what was made from it (see the module
+    docstring). Paths are as found under ``root`` (relative to the working folder when
+    ``root`` is, as the workflow's inputs are)."""
+    found = Findings(removed=remove)
     if not os.path.isdir(root):
         return found
     seals, files = _walk(root)
@@ -87,12 +115,16 @@ def check_results(
         results = dict(zip(sealed, pool.map(_check_one, sealed)))
     good = {}
     for path, (record, why) in results.items():
-        if why is None:
-            good[path] = record
-            found.checked += 1
-            found.bytes += record["bytes"]
-        else:
+        if why is not None:
             found.damaged[path] = why
+            continue
+        found.checked += 1
+        found.bytes += record["bytes"]
+        other = made_by_plan(record["made_by"], path) if made_by_plan and record.get("made_by") else None
+        if other is not None:
+            found.foreign[path] = other
+        else:
+            good[path] = record
     for path in files:
         if path not in seals and is_output(path):
             found.damaged[path] = "no seal (written before seals, or by a job that did not finish)"
@@ -100,14 +132,15 @@ def check_results(
         if path not in present:
             found.missing[path] = "missing, though its writer sealed it (deleted, or its job failed)"
     _follow(found, good, root)
-    for path in [*found.damaged, *found.missing, *found.derived]:
-        seal.remove(path)
+    if remove:
+        for path in [*found.damaged, *found.foreign, *found.missing, *found.derived]:
+            seal.remove(path)
     return found
 
 
 def _follow(found: Findings, good: dict[str, dict], root: str) -> None:
     """Move to ``found.derived`` every good file made from an untrusted, missing or remade input."""
-    gone = set(found.damaged) | set(found.missing)
+    gone = set(found.damaged) | set(found.foreign) | set(found.missing)
     prefix = os.path.normpath(root) + os.sep
     changed = True
     while changed:

@@ -99,7 +99,8 @@ class Plan:
 
 
 def make_plan(n: int, k: int, units: int) -> Plan:
-    """Split the class search for ``k`` queens on ``n x n`` into at most ``units`` units."""
+    """Split the class search for ``k`` queens on ``n x n`` into ``units`` units (empty
+    ones when it has fewer nodes)."""
     chosen, forbidden = orbits.root(n)
     depth = 0
     target = units * NODES_PER_UNIT
@@ -114,6 +115,9 @@ def make_plan(n: int, k: int, units: int) -> Plan:
     digest.update(np.ascontiguousarray(chosen).tobytes())
     digest.update(np.ascontiguousarray(forbidden).tobytes())
     batches = [(chosen[i], forbidden[i]) for i in deal(len(chosen), units)]
+    # Exactly ``units`` units, some empty when the search has fewer nodes: the workflow
+    # plans one job per unit from the config alone, without expanding the search.
+    batches += [(chosen[:0], forbidden[:0])] * (units - len(batches))
     return Plan(n, k, depth, len(chosen), batches, digest.hexdigest()[:16])
 
 

@@ -30,7 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from knight.core.board import Board, parse_boards, parse_starts
-from knight.core.checks import SettingError
+from knight.core.checks import Problems, SettingError, boards_setting, order_setting, orders_setting, squares_setting
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
 from knight.engine.squirrel_cull import check_board
@@ -329,6 +329,67 @@ class Study:
                     Chunk(spec, "tree", board=board, sweep=sweep, sweep_chunk=j, rows=rows, steps=rows * board.size)
                 )
         return chunks
+
+
+#: Largest board of the rules stage (one padded byte per square in a run).
+MAX_RULES_SQUARES = 100_000_000
+
+
+@dataclass(frozen=True)
+class RulesSettings:
+    """The rules stage's settings (the workflow's ``rules`` section): its studies, each
+    built as :meth:`Study.from_config` builds it. Every constraint of the section is
+    checked here or in the objects it builds; problems are keyed within the section
+    (``studies[1].starts[0]``, ``settings.pohl.order``)."""
+
+    studies: tuple[Study, ...]
+
+    @classmethod
+    def from_config(cls, section: Mapping) -> RulesSettings:
+        found = Problems()
+        for rule, settings in (section.get("settings") or {}).items():
+            if isinstance(settings, Mapping) and "order" in settings:
+                with found.under(f"settings.{rule}.order"):
+                    order_setting(settings["order"])
+                if found:
+                    continue
+            with found.under(f"settings.{rule}"):
+                RuleSpec.from_settings(rule, {rule: settings})
+        if found:
+            found.raise_any()  # every study would repeat them
+        studies, names = [], set()
+        for i, entry in enumerate(section.get("studies") or []):
+            if entry["name"] in names:
+                found.add(f"studies[{i}].name", f"{entry['name']!r}: another study has this name")
+            names.add(entry["name"])
+            with found.under(f"studies[{i}]"):
+                studies.append(_study(entry, section))
+        found.raise_any()
+        return cls(tuple(studies))
+
+    def by_name(self) -> dict[str, Study]:
+        return {s.name: s for s in self.studies}
+
+
+def _study(entry: Mapping, section: Mapping) -> Study:
+    """One study entry: its boards, starts, orders and rules' orders checked as values
+    first (each problem named), then the study built (its own constraints)."""
+    found = Problems()
+    boards = []
+    with found.under("boards"):
+        boards = boards_setting(entry["boards"], max_squares=MAX_RULES_SQUARES)
+    if isinstance(entry.get("starts"), list):
+        with found.under("starts"):
+            squares_setting(entry["starts"], boards)
+    if isinstance(entry.get("orders"), list):
+        with found.under("orders"):
+            orders_setting(entry["orders"])
+    for rule, own in (entry.get("settings") or {}).items():
+        if "order" in own:
+            with found.under(f"settings.{rule}.order"):
+                order_setting(own["order"])
+    found.raise_any()  # the study cannot be built from values already named
+    return Study.from_config(entry, section)
 
 
 # --- running a chunk --------------------------------------------------------------

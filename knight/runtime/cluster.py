@@ -20,10 +20,13 @@ import os
 import socket
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from dask.distributed import Client, LocalCluster
+
+from knight.core.checks import Problems
 
 #: Seconds to wait for a scheduler (or its scheduler file) before giving up.
 SCHEDULER_TIMEOUT = 10.0
@@ -227,3 +230,74 @@ def dask_client(
         Client(cluster, set_as_default=False) as client,
     ):
         yield client
+
+
+@dataclass(frozen=True)
+class DaskSettings:
+    """Where a job's tasks run (the workflow's ``dask`` section): ``workers`` threads of a
+    local cluster (``"auto"``: the threads Snakemake gives the job), or an existing
+    scheduler by address or scheduler file; a job waits at most ``wait_for_workers``
+    seconds for a scheduler that has no workers. None of it can change a result.
+
+    >>> DaskSettings.from_config({"workers": 2}).threads(cores=8)
+    2
+    >>> DaskSettings.from_config({"scheduler": "tcp://h:8786", "scheduler_file": "s.json"})
+    Traceback (most recent call last):
+    knight.core.checks.SettingError: scheduler_file: 's.json': give dask.scheduler or dask.scheduler_file, not both
+    """
+
+    workers: str | int = "auto"
+    scheduler: str | None = None
+    scheduler_file: str | None = None
+    wait_for_workers: float = 300.0
+
+    @classmethod
+    def from_config(cls, section: Mapping) -> DaskSettings:
+        found = Problems()
+        workers = section.get("workers", "auto")
+        if isinstance(workers, bool) or not (workers == "auto" or (isinstance(workers, int) and workers >= 1)):
+            found.add("workers", f'{workers!r}: must be "auto" or an integer of at least 1')
+        scheduler, scheduler_file = section.get("scheduler"), section.get("scheduler_file")
+        try:
+            check_scheduler_choice(scheduler, scheduler_file)
+        except ValueError as exc:
+            found.add("scheduler_file", f"{scheduler_file!r}: {exc}")
+        wait = section.get("wait_for_workers", cls.wait_for_workers)
+        if isinstance(wait, bool) or not isinstance(wait, int | float) or wait <= 0:
+            found.add("wait_for_workers", f"{wait!r}: must be a number of seconds above 0")
+        found.raise_any()
+        return cls(workers, scheduler or None, scheduler_file or None, float(wait))
+
+    @property
+    def external(self) -> bool:
+        """Whether the tasks go to an existing scheduler."""
+        return bool(self.scheduler or self.scheduler_file)
+
+    def threads(self, cores: int) -> int:
+        """Threads a job asks of Snakemake: 1 when an existing scheduler does the work."""
+        if self.external:
+            return 1
+        return cores if self.workers == "auto" else int(self.workers)
+
+    def where(self, threads: int) -> str:
+        """Where a job with ``threads`` threads runs its tasks, for its log line."""
+        return self.scheduler or self.scheduler_file or f"{self.local_workers(threads)} local worker(s)"
+
+    def local_workers(self, threads: int) -> int:
+        return threads if self.workers == "auto" else int(self.workers)
+
+    @contextlib.contextmanager
+    def client(self, threads: int) -> Iterator[Client]:
+        """The Dask client of a job given ``threads`` threads (:func:`dask_client`); tasks
+        run through it wait ``wait_for_workers`` seconds at most for a worker
+        (:mod:`knight.runtime.tasks`, through Dask's config key ``knight.wait-for-workers``)."""
+        import dask
+
+        with (
+            dask.config.set({"knight.wait-for-workers": self.wait_for_workers}),
+            dask_client(self.local_workers(threads), self.scheduler, self.scheduler_file) as client,
+        ):
+            yield client
+
+
+__all__ = ["DaskSettings", "check_scheduler", "check_scheduler_choice", "dask_client"]

@@ -107,7 +107,8 @@ def script_logging(sm, name: str = "knight") -> logging.Logger:
 def guard_job(sm, logger: logging.Logger) -> None:
     """Check every input of the job against its seal (raising :class:`knight.core.seal.SealError`,
     one line naming the file, if it differs); record the inputs' checksums as what this
-    job's outputs are made from; and seal at a successful exit any output written without
+    job's outputs are made from, and the job's rule and parameters as what made them
+    (:func:`knight.core.seal.set_maker`); and seal at a successful exit any output written without
     :mod:`knight.core.io` (the job wrote it: Snakemake removes a job's outputs before it
     runs)."""
     sources = {}
@@ -115,6 +116,9 @@ def guard_job(sm, logger: logging.Logger) -> None:
         sealed = seal.check(path, required=False, recover=_RECOVER)
         sources[path] = sealed["sha256"] if sealed else None
     seal.set_sources(sources)
+    params = getattr(sm, "params", None)
+    if params is not None and getattr(sm, "rule", None):
+        seal.set_maker(sm.rule, dict(params.items()))
     outputs = _files(getattr(sm, "output", ()))
 
     def seal_outputs():

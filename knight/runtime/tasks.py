@@ -15,7 +15,8 @@ once, which the scheduler recomputes if a worker dies, where scattered data woul
 lost. ``progress`` (:class:`knight.runtime.progress.Progress`) counts finished tasks.
 While a scheduler has no worker at all, :func:`run_tasks` says so in the log within
 :data:`NO_WORKERS_NOTICE` seconds and fails after ``wait_for_workers`` seconds with a
-one-line :class:`NoWorkersError`.
+one-line :class:`NoWorkersError` (default: Dask's config key ``knight.wait-for-workers``,
+else :data:`WAIT_FOR_WORKERS`).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def run_tasks(
     workers: int = 1,
     progress=None,
     on_done: Callable | None = None,
-    wait_for_workers: float = WAIT_FOR_WORKERS,
+    wait_for_workers: float | None = None,
 ) -> list:
     """``[fn(*task, **shared) for task in tasks]``, in task order (module docstring: where
     they run). ``on_done(i, result)`` is called on this thread as task ``i`` finishes.
@@ -102,7 +103,7 @@ def iter_task_groups(
     progress=None,
     on_done: Callable | None = None,
     ahead: int = 1,
-    wait_for_workers: float = WAIT_FOR_WORKERS,
+    wait_for_workers: float | None = None,
 ) -> Iterator[list]:
     """The results of each group of tasks (as :func:`run_tasks`), group by group; on Dask
     the tasks of the next ``ahead`` groups are already queued while one group is
@@ -114,6 +115,10 @@ def iter_task_groups(
     """
     shared = dict(shared or {})
     groups = iter(groups)
+    if wait_for_workers is None:
+        import dask
+
+        wait_for_workers = float(dask.config.get("knight.wait-for-workers", WAIT_FOR_WORKERS))
     with pool(workers, client) as client:
         if client is None:
             for group in groups:

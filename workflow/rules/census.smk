@@ -7,7 +7,7 @@
 rule census_board:
     """One board's census parts, from a lazy scan of its verified runs dataset."""
     input:
-        manifest="results/runs/board={board}/_manifest.json",
+        manifest=PATTERNS["sweep_manifest"],
     output:
         **{name: f"results/census/boards/{{board}}/{name}.parquet" for name in CENSUS_PARTS},
     log:
@@ -17,10 +17,10 @@ rule census_board:
     conda:
         "../envs/knight.yaml"
     resources:
-        mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 40000,
+        mem_mb=lambda wc: PLAN.board_mem_mb(wc.board),
         runtime=30,
     params:
-        code=code("census_board"),
+        **PLAN.params("census_board"),
     script:
         "../scripts/census_board.py"
 
@@ -29,7 +29,7 @@ rule census_tables:
     """The census tables over every configured board, and the report page written from them."""
     input:
         **{
-            name: expand("results/census/boards/{board}/{name}.parquet", board=BOARDS, name=name)
+            name: expand("results/census/boards/{board}/{name}.parquet", board=PLAN.boards, name=name)
             for name in CENSUS_PARTS
         },
     output:
@@ -44,7 +44,7 @@ rule census_tables:
         mem_mb=4000,
         runtime=30,
     params:
-        code=code("census_tables"),
+        **PLAN.params("census_tables"),
     script:
         "../scripts/census_tables.py"
 
@@ -54,7 +54,7 @@ rule census_check:
     the totals of 5x5 and 6x6 against the published ones when every start and order is
     swept; fails naming any difference."""
     input:
-        expand("results/runs/board={board}/_manifest.json", board=CENSUS_CHECKED),
+        [PLAN.sweep_manifest(b) for b in PLAN.census_checked],
     output:
         "results/census/check.md",
     log:
@@ -65,11 +65,7 @@ rule census_check:
         mem_mb=3000,
         runtime=30,
     params:
-        boards=CENSUS_CHECKED,
-        samples=CENSUS["check_samples"],
-        seed=CENSUS["check_seed"],
-        whole=SWEEP["starts"] == "all" and SWEEP["orders"] == "all",
-        code=code("census_check"),
+        **PLAN.params("census_check"),
     script:
         "../scripts/census_check.py"
 
@@ -77,6 +73,4 @@ rule census_check:
 rule census:
     """The census's tables, report page and checks (snakemake census), the sweep included."""
     input:
-        expand("results/census/{name}.{ext}", name=CENSUS_TABLES, ext=["parquet", "csv"]),
-        "results/census/census.md",
-        "results/census/check.md",
+        PLAN.targets("census"),

@@ -3,23 +3,22 @@
 # the claims code change); first-failure scans run one job per slice of the tie orders.
 # Config: the `claims:` section (knight/pipeline/schemas/claims.schema.yaml); config/claims.yaml
 # holds the claims of the literature and the studies that test them.
-CLAIMS_TARGETS = expand("results/claims/claims.{ext}", ext=["parquet", "csv", "md", "html"])
 
 
 rule claims:
     """The claims table and page (snakemake claims), with everything they read."""
     input:
-        CLAIMS_TARGETS,
+        PLAN.targets("claims"),
 
 
 rule claims_scan:
     """One slice of a scan: for each of its tie orders, the first board on which the rule
     fails from (1, 1) (tie tree over the orders still completing), or every such board."""
     input:
-        unpack(scan_inputs),
+        unpack(lambda wc: PLAN.scan_inputs(wc.scan)),
     output:
-        part="results/claims/scans/{scan}/part-{slice}.parquet",
-        times="results/claims/scans/{scan}/times-{slice}.json",
+        part=PATTERNS["scan_part"],
+        times=PATTERNS["scan_times"],
     log:
         "results/logs/claims/{scan}/part-{slice}.log",
     conda:
@@ -28,8 +27,7 @@ rule claims_scan:
         mem_mb=2000,
         runtime=600,
     params:
-        scan=lambda wc: SCANS[wc.scan].params(int(wc.slice)),
-        code=code("claims_scan"),
+        **PLAN.params("claims_scan"),
     script:
         "../scripts/claims_scan.py"
 
@@ -37,7 +35,7 @@ rule claims_scan:
 rule claim_finding:
     """One claim's finding from the stored tables that test it (or not run), and its evidence."""
     input:
-        unpack(claim_inputs),
+        unpack(lambda wc: PLAN.claim_inputs(wc.claim)),
     output:
         finding="results/claims/claim/{claim}.json",
         evidence="results/claims/claim/{claim}.parquet",
@@ -49,12 +47,7 @@ rule claim_finding:
         mem_mb=4000,
         runtime=30,
     params:
-        claim=lambda wc: CLAIMS_CFG["entries"][list(CLAIMS).index(wc.claim)],
-        kind=lambda wc: claim_kind(wc.claim),
-        scan=lambda wc: (
-            SCANS[CLAIMS[wc.claim].tested_by].params(0)["boards"] if claim_kind(wc.claim) == "scan" else None
-        ),
-        code=code("claim_finding"),
+        **PLAN.params("claim_finding"),
     script:
         "../scripts/claim_finding.py"
 
@@ -62,7 +55,7 @@ rule claim_finding:
 rule claims_table:
     """Every claim beside its finding: results/claims/claims.{parquet,csv,md,html}."""
     input:
-        expand("results/claims/claim/{claim}.json", claim=list(CLAIMS)),
+        expand("results/claims/claim/{claim}.json", claim=list(PLAN.claims)),
     output:
         parquet="results/claims/claims.parquet",
         csv="results/claims/claims.csv",
@@ -81,6 +74,6 @@ rule claims_table:
         mem_mb=1000,
         runtime=10,
     params:
-        code=code("claims_table"),
+        **PLAN.params("claims_table"),
     script:
         "../scripts/claims_table.py"

@@ -1,11 +1,6 @@
 # exact stage: backtracking tour search from every start (seeds 001, 003) and
 # divide-and-conquer closed tours (seed 004). Config: the `exact:` section
 # (knight/pipeline/schemas/exact.schema.yaml, checked in knight/pipeline/config.py). Outputs under results/exact/.
-ALL_TARGETS += [
-    f"results/exact/{name}.{ext}"
-    for name in ("backtrack_runs", "backtrack_summary", "backtrack_starts", "construct")
-    for ext in ("parquet", "csv")
-] + [f"results/exact/tours/{b}.parquet" for b in EXACT_CO_TOURS]
 
 
 rule exact_backtrack_board:
@@ -23,12 +18,7 @@ rule exact_backtrack_board:
         mem_mb=1000,
         runtime=60,
     params:
-        closed=lambda w: w.tour == "closed",
-        prune=EXACT_BT["prune"],
-        orderings=EXACT_BT["orderings"],
-        order=EXACT_BT["order"],
-        limit=EXACT_BT["limit"],
-        code=code("exact_backtrack"),
+        **PLAN.params("exact_backtrack_board"),
     script:
         "../scripts/exact_backtrack.py"
 
@@ -37,8 +27,8 @@ rule exact_backtrack_tables:
     """Runs of all boards; totals per board, ordering and pruning; per-start answers
     beside the Warnsdorff sweep (starts where the heuristic never succeeds)."""
     input:
-        runs=[f"results/exact/backtrack/{key}.parquet" for key in EXACT_BT_RUNS],
-        starts=exact_starts_tables,
+        runs=[f"results/exact/backtrack/{key}.parquet" for key in PLAN.exact.runs],
+        starts=PLAN.exact_starts_tables(),
     output:
         runs="results/exact/backtrack_runs.parquet",
         runs_csv="results/exact/backtrack_runs.csv",
@@ -54,7 +44,7 @@ rule exact_backtrack_tables:
         mem_mb=1000,
         runtime=10,
     params:
-        code=code("exact_backtrack_tables"),
+        **PLAN.params("exact_backtrack_tables"),
     script:
         "../scripts/exact_backtrack_tables.py"
 
@@ -72,9 +62,7 @@ rule exact_construct:
         mem_mb=4000,
         runtime=30,
     params:
-        boards=EXACT_CO_BOARDS,
-        methods=EXACT_CO["methods"],
-        code=code("exact_construct"),
+        **PLAN.params("exact_construct"),
     script:
         "../scripts/exact_construct.py"
 
@@ -93,7 +81,7 @@ rule exact_tour:
         mem_mb=2000,
         runtime=10,
     params:
-        code=code("exact_tour"),
+        **PLAN.params("exact_tour"),
     script:
         "../scripts/exact_tour.py"
 
@@ -101,4 +89,4 @@ rule exact_tour:
 rule exact_stage:
     """Just the exact stage (snakemake exact_stage)."""
     input:
-        [t for t in ALL_TARGETS if t.startswith("results/exact/")],
+        PLAN.targets("exact"),

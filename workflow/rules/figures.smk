@@ -7,22 +7,10 @@
 report: "../report/workflow.rst"
 
 
-FIGURE_TARGETS = (
-    expand("results/figures/tours/{stem}.{ext}", stem=TOUR_STEMS, ext=FIG_EXT)
-    + expand("results/figures/boards/{board}/{name}.{ext}", board=BOARDS, name=BOARD_FIGURES, ext=FIG_EXT)
-    + expand("results/figures/{name}.{ext}", name=["rates", "runtime"], ext=FIG_EXT)
-    + expand("results/thesis/{board}/table{n}.{ext}", board=BOARDS, n=[58, 59], ext=["md", "csv", "html"])
-    + ["results/report/tables/completion.html"]
-    + (expand("results/figures/symmetry/{stem}.{ext}", stem=[IMAGES_STEM], ext=FIG_EXT) if IMAGES else [])
-    + (["results/figures/queens/speedup.png"] if FIGURES["queens"] else [])
-)
-ALL_TARGETS += FIGURE_TARGETS
-
-
 rule figures:
     """Every figure, the thesis tables and the report inputs (snakemake figures)."""
     input:
-        FIGURE_TARGETS,
+        PLAN.targets("figures"),
 
 
 rule figure_tour:
@@ -48,8 +36,7 @@ rule figure_tour:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_tour"),
-        dpi=FIGURES["dpi"],
+        **PLAN.params("figure_tour"),
     script:
         "../scripts/fig_tour.py"
 
@@ -79,9 +66,7 @@ rule figure_board:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_board"),
-        dpi=FIGURES["dpi"],
-        annotate_max=FIGURES["annotate_max"],
+        **PLAN.params("figure_board"),
     script:
         "../scripts/fig_board.py"
 
@@ -106,8 +91,7 @@ rule figure_rates:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_rates"),
-        dpi=FIGURES["dpi"],
+        **PLAN.params("figure_rates"),
     script:
         "../scripts/fig_rates.py"
 
@@ -116,7 +100,7 @@ rule figure_runtime:
     """Sweep wall time per board (sum of its jobs' benchmark seconds) against N."""
     input:
         completion="results/tables/completion.parquet",
-        benchmarks=[f for b in BOARDS for f in sweep_benchmarks(b)],
+        benchmarks=[f for b in PLAN.boards for f in PLAN.sweep_benchmarks(b)],
     output:
         png=report(
             "results/figures/runtime.png",
@@ -133,8 +117,7 @@ rule figure_runtime:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_runtime"),
-        dpi=FIGURES["dpi"],
+        **PLAN.params("figure_runtime"),
     script:
         "../scripts/fig_runtime.py"
 
@@ -160,9 +143,7 @@ rule figure_order_images:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_order_images"),
-        dpi=FIGURES["dpi"],
-        annotate_max=FIGURES["annotate_max"],
+        **PLAN.params("figure_order_images"),
     script:
         "../scripts/fig_order_images.py"
 
@@ -199,7 +180,7 @@ rule thesis_tables:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_thesis_tables"),
+        **PLAN.params("thesis_tables"),
     script:
         "../scripts/fig_thesis_tables.py"
 
@@ -223,7 +204,7 @@ rule report_completion:
         mem_mb=2000,
         runtime=15,
     params:
-        code=code("fig_table_html"),
+        **PLAN.params("report_completion"),
     script:
         "../scripts/fig_table_html.py"
 
@@ -247,6 +228,6 @@ rule report_queens:
         mem_mb=500,
         runtime=5,
     params:
-        code=code("report_copy"),
+        **PLAN.params("report_queens"),
     script:
         "../scripts/report_copy.py"

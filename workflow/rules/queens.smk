@@ -3,20 +3,11 @@
 # Config: the `queens:` section (knight/pipeline/schemas/queens.schema.yaml), checked in
 # knight/pipeline/config.py with every other section.
 
-ALL_TARGETS += [f"results/queens/frontier/{name}.parquet" for name in FRONTIER] + [
-    "results/queens/timings.parquet",
-    "results/queens/speedup.parquet",
-    "results/queens/speedup.png",
-    "results/queens/dominating_sets.parquet",
-    "results/queens/placements.parquet",
-    "results/queens/counts.parquet",
-]
-
 
 rule queens_stage:
     """Just the queens stage (snakemake queens_stage)."""
     input:
-        [t for t in ALL_TARGETS if t.startswith("results/queens/")],
+        PLAN.targets("queens"),
 
 
 rule queens_timings:
@@ -28,16 +19,12 @@ rule queens_timings:
         "results/logs/queens/timings.log",
     conda:
         "../envs/knight.yaml"
-    threads: QUEENS["max_threads"]
+    threads: config["queens"]["max_threads"]
     resources:
         mem_mb=2000,
-        runtime=queens_minutes(),
+        runtime=PLAN.queens_minutes(),
     params:
-        instances=QUEENS["instances"],
-        workers=QUEENS["workers"],
-        repeats=QUEENS["repeats"],
-        tasks=QUEENS["tasks"],
-        code=code("queens_timings"),
+        **PLAN.params("queens_timings"),
     script:
         "../scripts/queens_timings.py"
 
@@ -58,7 +45,7 @@ rule queens_speedup:
         mem_mb=1000,
         runtime=10,
     params:
-        code=code("queens_speedup"),
+        **PLAN.params("queens_speedup"),
     script:
         "../scripts/queens_speedup.py"
 
@@ -80,12 +67,7 @@ rule queens_sets:
         mem_mb=2000,
         runtime=30,
     params:
-        dominate=QUEENS["sets"]["dominate"],
-        place=QUEENS["sets"]["place"],
-        count_dominate=QUEENS["counts"].get("dominate", []),
-        count_place=QUEENS["counts"].get("place", []),
-        tasks=QUEENS["tasks"],
-        code=code("queens_sets"),
+        **PLAN.params("queens_sets"),
     script:
         "../scripts/queens_sets.py"
 
@@ -93,7 +75,7 @@ rule queens_sets:
 rule queens_unit:
     """One work unit of a frontier domination search (its result on disk: a rerun resumes)."""
     output:
-        "results/queens/frontier/{search}/unit-{unit}.json",
+        PATTERNS["frontier_unit"],
     log:
         "results/logs/queens/{search}/unit-{unit}.log",
     wildcard_constraints:
@@ -105,8 +87,7 @@ rule queens_unit:
         mem_mb=1000,
         runtime=120,
     params:
-        instance=lambda wc: FRONTIER[wc.search],
-        code=code("queens_unit"),
+        **PLAN.params("queens_unit"),
     script:
         "../scripts/queens_unit.py"
 
@@ -114,7 +95,7 @@ rule queens_unit:
 rule queens_frontier:
     """Merge a frontier search's units: count, classes and their representatives, against OEIS."""
     input:
-        lambda wc: frontier_units(wc.search),
+        lambda wc: PLAN.frontier_units(wc.search),
     output:
         classes="results/queens/frontier/{search}.parquet",
         classes_csv="results/queens/frontier/{search}.csv",
@@ -129,7 +110,6 @@ rule queens_frontier:
         mem_mb=2000,
         runtime=30,
     params:
-        instance=lambda wc: FRONTIER[wc.search],
-        code=code("queens_frontier"),
+        **PLAN.params("queens_frontier"),
     script:
         "../scripts/queens_frontier.py"

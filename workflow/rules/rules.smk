@@ -1,40 +1,29 @@
 # rules stage: the tie-break rules of docs/conventions.md run as studies (rules x boards x
 # starts); one job per chunk of bounded work, a manifest per (study, rule) dataset, then
 # aggregates and figures. Config: the `rules:` section (knight/pipeline/schemas/rules.schema.yaml).
-RULES_TARGETS = (
-    [f for s, r in RULES_DATASETS for kind in ("runs", "times") for f in rules_chunk_files(s, r, kind)]
-    + [f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS]
-    + expand("results/rules/tables/{name}.{ext}", name=RULE_TABLES, ext=["parquet", "csv"])
-    + ["results/rules/tables/table57.md", "results/rules/tables/squirrel_cull.md"]
-    + expand("results/rules/figures/{name}.{ext}", name=RULES_FIGURES, ext=["png", "svg"])
-    if RULES_DATASETS
-    else []
-)
-ALL_TARGETS += RULES_TARGETS
 
 
 rule rules_stage:
     """Just the rules stage (snakemake rules_stage)."""
     input:
-        RULES_TARGETS,
+        PLAN.targets("rules"),
 
 
 rule rules_chunk:
     """One chunk of a study's runs of one rule: bounded work, one Parquet part (and its times)."""
     output:
-        runs="results/rules/runs/study={study}/rule={rule}/part-{chunk}.parquet",
-        times="results/rules/times/study={study}/rule={rule}/part-{chunk}.parquet",
+        runs=PATTERNS["rules_runs_part"],
+        times=PATTERNS["rules_times_part"],
     log:
         "results/logs/rules/{study}/{rule}/part-{chunk}.log",
     conda:
         "../envs/knight.yaml"
-    threads: job_threads()
+    threads: PLAN.threads()
     resources:
-        mem_mb=lambda wc, attempt: rules_resources(wc, attempt)["mem_mb"],
-        runtime=lambda wc, attempt: rules_resources(wc, attempt)["runtime"],
+        mem_mb=lambda wc, attempt: PLAN.rules_resources(wc.study, wc.rule, wc.chunk, attempt)["mem_mb"],
+        runtime=lambda wc, attempt: PLAN.rules_resources(wc.study, wc.rule, wc.chunk, attempt)["runtime"],
     params:
-        chunk=lambda wc: STUDIES[wc.study].chunk_params(wc.rule, int(wc.chunk)),
-        code=code("rules_chunk"),
+        **PLAN.params("rules_chunk"),
     script:
         "../scripts/rules_chunk.py"
 
@@ -42,9 +31,9 @@ rule rules_chunk:
 rule rules_manifest:
     """Check every part of a (study, rule) dataset against the plan; write its manifest last."""
     input:
-        lambda wc: rules_chunk_files(wc.study, wc.rule),
+        lambda wc: PLAN.rules_parts(wc.study, wc.rule),
     output:
-        "results/rules/runs/study={study}/rule={rule}/_manifest.json",
+        PATTERNS["rules_manifest"],
     log:
         "results/logs/rules/{study}/{rule}/manifest.log",
     conda:
@@ -53,8 +42,7 @@ rule rules_manifest:
         mem_mb=500,
         runtime=10,
     params:
-        rows=lambda wc: [c.rows for c in STUDIES[wc.study].chunks(wc.rule)],
-        code=code("rules_manifest"),
+        **PLAN.params("rules_manifest"),
     script:
         "../scripts/rules_manifest.py"
 
@@ -64,8 +52,8 @@ rule rules_tables:
     table 57, random-order retries, ends, times, Squirrel-Cull, and the order tables of
     studies over every residual tie order."""
     input:
-        manifests=[f"{rules_folder(s, r)}/_manifest.json" for s, r in RULES_DATASETS],
-        times=[f for s, r in RULES_DATASETS for f in rules_chunk_files(s, r, "times")],
+        manifests=[f"{PLAN.rules_folder(s, r)}/_manifest.json" for s, r in PLAN.rules_datasets],
+        times=[f for s, r in PLAN.rules_datasets for f in PLAN.rules_parts(s, r, "times")],
     output:
         **{name: f"results/rules/tables/{name}.parquet" for name in RULE_TABLES},
         **{f"{name}_csv": f"results/rules/tables/{name}.csv" for name in RULE_TABLES},
@@ -91,11 +79,7 @@ rule rules_tables:
         mem_mb=4000,
         runtime=30,
     params:
-        studies={
-            name: {"starts": s.starts if isinstance(s.starts, str) else "list", "orders": s.orders}
-            for name, s in STUDIES.items()
-        },
-        code=code("rules_tables"),
+        **PLAN.params("rules_tables"),
     script:
         "../scripts/rules_tables.py"
 
@@ -127,7 +111,6 @@ rule rules_figures:
         mem_mb=2000,
         runtime=15,
     params:
-        dpi=config["figures"]["dpi"],
-        code=code("rules_figures"),
+        **PLAN.params("rules_figures"),
     script:
         "../scripts/rules_figures.py"

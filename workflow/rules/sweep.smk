@@ -5,23 +5,19 @@
 
 rule sweep_chunk:
     output:
-        "results/runs/board={board}/part-{chunk}.parquet",
+        PATTERNS["sweep_part"],
     log:
         "results/logs/sweep/{board}/part-{chunk}.log",
     benchmark:
         "results/benchmarks/sweep/{board}/part-{chunk}.tsv"
     conda:
         "../envs/knight.yaml"
-    threads: job_threads()
+    threads: PLAN.threads()
     resources:
-        mem_mb=lambda wc, attempt: sweep_resources(wc, attempt)["mem_mb"],
-        runtime=lambda wc, attempt: sweep_resources(wc, attempt)["runtime"],
+        mem_mb=lambda wc, attempt: PLAN.sweep_resources(wc.board, wc.chunk, attempt)["mem_mb"],
+        runtime=lambda wc, attempt: PLAN.sweep_resources(wc.board, wc.chunk, attempt)["runtime"],
     params:
-        starts=SWEEP["starts"],
-        orders=SWEEP["orders"],
-        chunk_runs=SWEEP["chunk_runs"],
-        engine=SWEEP["engine"],
-        code=code("sweep_chunk"),
+        **PLAN.params("sweep_chunk"),
     script:
         "../scripts/sweep_chunk.py"
 
@@ -30,9 +26,9 @@ rule runs_manifest:
     """Check every runs file of a board (readable, rows of its chunk, columns) and write
     the board's manifest last: from then on the board's dataset is whole."""
     input:
-        lambda wc: chunk_files(wc.board),
+        lambda wc: PLAN.sweep_parts(wc.board),
     output:
-        "results/runs/board={board}/_manifest.json",
+        PATTERNS["sweep_manifest"],
     log:
         "results/logs/sweep/{board}/manifest.log",
     conda:
@@ -41,15 +37,6 @@ rule runs_manifest:
         mem_mb=500,
         runtime=10,
     params:
-        starts=SWEEP["starts"],
-        orders=SWEEP["orders"],
-        chunk_runs=SWEEP["chunk_runs"],
-        code=code("runs_manifest"),
+        **PLAN.params("runs_manifest"),
     script:
         "../scripts/runs_manifest.py"
-
-
-SWEEP_TARGETS = [f for b in BOARDS for f in chunk_files(b)] + [f"results/runs/board={b}/_manifest.json" for b in BOARDS]
-ALL_TARGETS += [f for b in SWEPT_BOARDS for f in chunk_files(b)] + [
-    f"results/runs/board={b}/_manifest.json" for b in SWEPT_BOARDS
-]

@@ -3,7 +3,7 @@
 
 rule board_tables:
     input:
-        manifest="results/runs/board={board}/_manifest.json",
+        manifest=PATTERNS["sweep_manifest"],
     output:
         **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
     log:
@@ -13,18 +13,17 @@ rule board_tables:
     conda:
         "../envs/knight.yaml"
     resources:
-        mem_mb=lambda wc: 1000 + sweep_spec(wc.board).runs // 40000,
+        mem_mb=lambda wc: PLAN.board_mem_mb(wc.board),
         runtime=30,
     params:
-        starts=SWEEP["starts"],
-        code=code("board_tables"),
+        **PLAN.params("board_tables"),
     script:
         "../scripts/board_tables.py"
 
 
 rule combine_table:
     input:
-        expand("results/tables/boards/{board}/{{name}}.parquet", board=BOARDS),
+        expand("results/tables/boards/{board}/{{name}}.parquet", board=PLAN.boards),
     output:
         parquet="results/tables/{name}.parquet",
         csv="results/tables/{name}.csv",
@@ -38,16 +37,13 @@ rule combine_table:
         mem_mb=2000,
         runtime=10,
     params:
-        code=code("combine_table"),
+        **PLAN.params("combine_table"),
     script:
         "../scripts/combine_table.py"
-
-
-ALL_TARGETS += expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"])
 
 
 rule sweep_stage:
     """Just the Warnsdorff sweep and its tables (snakemake sweep_stage)."""
     input:
-        SWEEP_TARGETS,
-        expand("results/tables/{name}.{ext}", name=TABLES, ext=["parquet", "csv"]),
+        PLAN.targets("sweep"),
+        PLAN.targets("tables"),

@@ -4,7 +4,7 @@ from knight.core.board import Board
 from knight.core.io import write_parquet
 from knight.engine.walk import outcomes
 from knight.rules.studies import Study, run_chunk
-from knight.runtime.cluster import dask_client
+from knight.runtime.cluster import DaskSettings
 from knight.runtime.logs import script_logging
 
 sm = snakemake
@@ -15,9 +15,8 @@ rule, k = sm.wildcards.rule, int(sm.wildcards.chunk)
 if study.chunk_params(rule, k) != sm.params.chunk:
     raise RuntimeError(f"chunk {k} of {study.name}/{rule}: the plan differs from the job's parameters")
 outcomes(Board(5, 5), rule if rule != "squirrel-cull" else "fixed", [0])  # compile before timing
-dask = sm.config["dask"]
-workers = sm.threads if dask["workers"] == "auto" else int(dask["workers"])
-with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
+dask = DaskSettings.from_config(sm.config["dask"])
+with dask.client(sm.threads) as client:
     result = run_chunk(study, rule, k, client=client)
 write_parquet(result.table, sm.output.runs, row_group_size=1 << 20)
 write_parquet(result.times, sm.output.times)
@@ -29,5 +28,5 @@ log.info(
     result.table.num_rows,
     result.steps,
     result.seconds,
-    dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)",
+    dask.where(sm.threads),
 )

@@ -1,7 +1,7 @@
 """Snakemake script: compute one chunk of a board's sweep on Dask and write it."""
 
 from knight.engine.sweep import SweepSpec, run_chunk
-from knight.runtime.cluster import dask_client
+from knight.runtime.cluster import DaskSettings
 from knight.runtime.logs import script_logging
 from knight.sweep.driver import write_chunk
 
@@ -10,9 +10,8 @@ log = script_logging(sm)
 spec = SweepSpec.from_config(sm.wildcards.board, sm.params)
 chunk = int(sm.wildcards.chunk)
 # Where the work runs is not a Snakemake rule parameter: it cannot change a row.
-dask = sm.config["dask"]
-workers = sm.threads if dask["workers"] == "auto" else int(dask["workers"])
-with dask_client(workers, dask["scheduler"], dask["scheduler_file"]) as client:
+dask = DaskSettings.from_config(sm.config["dask"])
+with dask.client(sm.threads) as client:
     result = run_chunk(spec, chunk, client=client)
 write_chunk(result, sm.output[0])
 log.info(
@@ -23,5 +22,5 @@ log.info(
     result.table.num_rows,
     result.steps,
     result.seconds,
-    dask["scheduler"] or dask["scheduler_file"] or f"{workers} local worker(s)",
+    dask.where(sm.threads),
 )

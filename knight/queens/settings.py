@@ -1,0 +1,71 @@
+"""The queens stage's settings (the workflow's ``queens`` section): the timed instances,
+the frontier searches run as work units, the solutions written out. The JSON schema
+gives the types; what it cannot say (a search's board within its kernel's limit, k
+queens that fit) is checked here, once; :class:`~knight.core.checks.SettingError` names
+the key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from knight.core.checks import Problems
+from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """A dominating-set search of ``k`` queens on ``n`` x ``n`` dealt into ``units`` jobs."""
+
+    n: int
+    k: int
+    units: int
+
+    @property
+    def name(self) -> str:
+        return f"dominate-{self.n}-{self.k}"
+
+
+@dataclass(frozen=True)
+class QueensSettings:
+    """The section's values, checked (:meth:`from_config`); ``section`` keeps the rest
+    as the schema filled it in.
+
+    >>> QueensSettings.from_config({"instances": [{"problem": "place", "n": 40}]})
+    Traceback (most recent call last):
+    knight.core.checks.SettingError: instances[0].n: 40: above the N-queens search's limit of 32
+    """
+
+    section: Mapping
+    frontier: tuple[Frontier, ...] = ()
+
+    @classmethod
+    def from_config(cls, section: Mapping) -> QueensSettings:
+        found = Problems()
+        for i, inst in enumerate(section.get("instances", [])):
+            _check_search(found, f"instances[{i}]", inst["n"], inst.get("k") if inst["problem"] == "dominate" else None)
+        frontier = []
+        for i, inst in enumerate(section.get("frontier", [])):
+            _check_search(found, f"frontier[{i}]", inst["n"], inst["k"])
+            frontier.append(Frontier(inst["n"], inst["k"], inst.get("units", 1)))
+        for part in ("sets", "counts"):
+            lists = section.get(part, {})
+            for i, (n, k) in enumerate(lists.get("dominate", [])):
+                _check_search(found, f"{part}.dominate[{i}]", n, k)
+            for i, n in enumerate(lists.get("place", [])):
+                _check_search(found, f"{part}.place[{i}]", n, None)
+        found.raise_any()
+        return cls(section, tuple(frontier))
+
+    def frontier_by_name(self) -> dict[str, Frontier]:
+        return {f.name: f for f in self.frontier}
+
+
+def _check_search(found: Problems, key: str, n: int, k: int | None) -> None:
+    """A domination search (``k`` given) or an N-queens search of side ``n``."""
+    limit = MAX_DOMINATE_N if k is not None else MAX_PLACE_N
+    if n > limit:
+        what = "domination search" if k is not None else "N-queens search"
+        found.add(f"{key}.n", f"{n}: above the {what}'s limit of {limit}")
+    elif k is not None and k > n * n:
+        found.add(f"{key}.k", f"{k}: {k} queens do not fit on the {n}x{n} board ({n * n} squares)")
