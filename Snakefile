@@ -48,7 +48,10 @@ rule all:
 
 
 if workflow.is_main_process:
+    check_interpreter_path()
+    check_requested_targets()
     check_dask_scheduler()
+    take_over_a_dead_runs_lock()
     check_stored_results()
 
 

@@ -1,6 +1,7 @@
 """The whole workflow on config/tiny.yaml, as CI runs it: every stage, every script, the report."""
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -133,3 +134,74 @@ def test_a_failing_script_leaves_its_traceback_in_its_log(tmp_path):
     assert "working" in text and "a library's warning" in text
     assert "Traceback" in text and "RuntimeError: the job failed here" in text
     assert "RuntimeError: the job failed here" in res.stderr  # and on the console
+
+
+# --- reruns follow results (knight.pipeline.versions) -----------------------------------------
+def test_results_match_their_recorded_versions(tiny):
+    """What each kind of job wrote has the digest recorded for its results version: a change
+    of results without a bumped version (or a bump without a change) fails here, naming the
+    kind (tests/results_digests.py)."""
+    import json
+
+    from results_digests import STORED, compare, digests
+
+    problems = compare(digests(tiny / "results"), json.loads(STORED.read_text()))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def copy_of_repo(repo, tmp_path_factory):
+    """The project copied, to edit its code; it plans the tiny run's folder."""
+    import shutil
+
+    copy = tmp_path_factory.mktemp("edited") / "repo"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "docs"))
+    return copy
+
+
+def _dry_run(copy, tiny):
+    res = run_snakemake(tiny, "-n", configfile=os.path.join(copy, "config", "tiny.yaml"), repo=str(copy))
+    assert res.returncode == 0, res.stderr[-3000:]
+    return res.stdout + res.stderr
+
+
+def _edit(path, old, new):
+    text = path.read_text()
+    assert old in text, path
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_a_change_that_cannot_change_a_result_reruns_nothing(tiny, copy_of_repo):
+    """A function added to knight/sweep/driver.py, a helper moved between modules and an
+    edited docstring: "Nothing to be done" on a finished tiny run."""
+    knight = copy_of_repo / "knight"
+    (knight / "sweep" / "driver.py").write_text(
+        (knight / "sweep" / "driver.py").read_text() + "\n\ndef unused_helper():\n    return 42\n"
+    )
+    _edit(
+        knight / "engine" / "runs_table.py",
+        '"""The sweep\'s runs table:',
+        '"""The runs table of a sweep, edited:',
+    )
+    # Moved: the Wilson interval from core/frames.py into a module of its own.
+    frames = (knight / "core" / "frames.py").read_text()
+    start = frames.index("def wilson(")
+    (knight / "core" / "wilson.py").write_text("import polars as pl\n\nZ95 = 1.959963984540054\n\n\n" + frames[start:])
+    (knight / "core" / "frames.py").write_text(frames[:start] + "from knight.core.wilson import wilson  # noqa: E402\n")
+    assert "Nothing to be done" in _dry_run(copy_of_repo, tiny)
+
+
+def test_a_change_of_the_trees_results_reruns_the_sweep_and_what_is_made_from_it(tiny, copy_of_repo):
+    """A bumped results version of the tie tree's sweep jobs: those jobs, their tables and
+    figures rerun; the queens and exact stages do not."""
+    _edit(copy_of_repo / "knight" / "pipeline" / "versions.py", '"sweep_chunk:tree": 1,', '"sweep_chunk:tree": 2,')
+    out = _dry_run(copy_of_repo, tiny)
+    job_counts = dict(re.findall(r"^(\w+)\s+(\d+)$", out, flags=re.M))
+    from knight.pipeline.config import load_files
+    from knight.pipeline.plan import Plan
+
+    config = os.path.join(copy_of_repo, "config")
+    plan = Plan(load_files([os.path.join(config, "tiny.yaml")], default=os.path.join(config, "config.yaml")))
+    assert int(job_counts["sweep_chunk"]) == sum(len(plan.sweep_parts(b)) for b in plan.swept_boards)
+    assert {"runs_manifest", "board_tables", "combine_table", "figure_board", "thesis_tables"} <= set(job_counts)
+    assert not {k for k in job_counts if k.startswith(("queens_", "exact_construct", "exact_tour", "rules_"))}

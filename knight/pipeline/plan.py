@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, cached_property
+from pathlib import Path
 
 from knight.core.board import parse_board
 from knight.core.dataset import part_name
@@ -293,6 +294,34 @@ class Plan:
     def _claims_targets(self) -> list[str]:
         return [f"results/claims/claims.{ext}" for ext in ("parquet", "csv", "md", "html")]
 
+    def why_not_planned(self, target: str) -> str | None:
+        """Why the plan makes no file ``target`` of a kind it makes many of (a sweep or rules
+        part, a frontier unit, a scan slice), in a phrase naming what it has; None for a
+        planned file, or a target of another kind (Snakemake judges those)."""
+        for name, pattern in PATTERNS.items():
+            m = _regex(pattern).match(target)
+            if m is None or name.endswith("manifest"):
+                continue
+            wc = m.groupdict()
+            try:
+                planned = self._planned(name, wc)
+            except (KeyError, ValueError):
+                return f"not a job of the current plan ({', '.join(f'{k}={v}' for k, v in wc.items())})"
+            if target not in planned:
+                span = f"{Path(planned[0]).name} .. {Path(planned[-1]).name}" if planned else "none"
+                return f"not a file of the current plan, which has {span} there"
+            return None
+        return None
+
+    def _planned(self, name: str, wc: dict) -> list[str]:
+        if name == "sweep_part":
+            return self.sweep_parts(wc["board"])
+        if name.startswith("rules_"):
+            return self.rules_parts(wc["study"], wc["rule"], name.split("_")[1])
+        if name == "frontier_unit":
+            return self.frontier_units(wc["search"])
+        return self.scan_files(wc["scan"], "part" if name == "scan_part" else "times")
+
     def datasets(self) -> dict[str, list[str]]:
         """Every dataset folder the plan writes, with its part files."""
         out = {f"results/runs/board={b}": self.sweep_parts(b) for b in self.swept_boards}
@@ -455,6 +484,15 @@ _ONLY_VERSION = frozenset(
 
 def _v(kind: str) -> dict:
     return {"version": version(kind)}
+
+
+def _regex(pattern: str) -> re.Pattern:
+    """An output pattern as a regular expression, its wildcards as named groups (no ``/``)."""
+    out, pos = "", 0
+    for m in re.finditer(r"\{(\w+)\}", pattern):
+        out += re.escape(pattern[pos : m.start()]) + f"(?P<{m.group(1)}>[^/]+)"
+        pos = m.end()
+    return re.compile(out + re.escape(pattern[pos:]) + "$")
 
 
 def _num(k: int) -> str:

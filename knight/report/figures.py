@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from matplotlib import colormaps
+from matplotlib import colormaps, rc_context
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
@@ -29,6 +29,8 @@ from knight.core.io import atomic_path
 LIGHT, DARK = "#f2f2f2", "#bdbdbd"
 #: Metadata dropped from saved figures (dates, versions), so equal data give equal bytes.
 _METADATA = {"svg": {"Date": None}, "png": {"Software": None}, "pdf": {"CreationDate": None}}
+#: SVG element ids drawn from a fixed salt, not at random, for the same reason.
+_FIXED = {"svg.hashsalt": "knight"}
 #: Outcome categories of :func:`outcome_grid_figure` (code -> label).
 OUTCOMES = ("incomplete", "open tour", "closed tour")
 _OUTCOME_COLOURS = ListedColormap([colormaps["cividis"](x) for x in (0.05, 0.55, 0.95)])
@@ -41,14 +43,15 @@ def save(fig: Figure, path: str | os.PathLike, *, dpi: int = 150) -> None:
     """
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower()
-    with atomic_path(path) as tmp:
+    with atomic_path(path) as tmp, rc_context(_FIXED):
         fig.savefig(tmp, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
 
 
 def render(fig: Figure, fmt: str, *, dpi: int = 100) -> bytes:
     """``fig`` as the bytes of a ``png``, ``svg`` or ``pdf`` file (as :func:`save` writes it)."""
     out = io.BytesIO()
-    fig.savefig(out, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
+    with rc_context(_FIXED):
+        fig.savefig(out, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
     return out.getvalue()
 
 

@@ -10,6 +10,7 @@ from snakemake.exceptions import WorkflowError
 
 from knight.core import dataset, seal
 from knight.engine.tiebreak import RULES
+from knight.pipeline import locks
 from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
@@ -94,6 +95,44 @@ def made_by_plan(made_by, path):
     if expected != made_by.get("params"):
         return f"made by another plan ({made_by.get('version') or maker.name} with other parameters)"
     return None
+
+
+def take_over_a_dead_runs_lock():
+    """Before Snakemake takes this folder's lock: clear a lock that a killed run left
+    (knight.pipeline.locks), so the same command after a kill -9 just works; then record
+    this run as the lock's holder. A command that only plans touches neither."""
+    if plans_only():
+        return
+    line = locks.clear_if_dead()
+    if line:
+        print(line, file=sys.stderr)
+    if not any(Path(".snakemake", "locks").glob("*.lock")):
+        locks.claim()
+
+
+def check_interpreter_path():
+    """Snakemake runs each job's script through the shell without quoting the Python
+    interpreter's path: with a space in it every job would fail (exit 127). Refuse at once."""
+    if any(c.isspace() for c in sys.executable):
+        raise WorkflowError(
+            f"the Python interpreter's path has a space ({sys.executable}): Snakemake cannot run the "
+            "workflow's scripts with it; put the virtual environment in a folder whose path has none"
+        )
+
+
+def check_requested_targets():
+    """A target the user names that the plan does not make (e.g. a part past a board's last
+    chunk) stops the run in one line naming it and what the plan has."""
+    from snakemake.cli import get_argument_parser
+
+    try:
+        args, _ = get_argument_parser().parse_known_args(sys.argv[1:])
+    except BaseException:
+        return
+    for target in getattr(args, "targets", None) or []:
+        why = PLAN.why_not_planned(target)
+        if why:
+            raise WorkflowError(f"{target}: {why}")
 
 
 def check_stored_results():

@@ -1,0 +1,134 @@
+"""The workflow's plan (knight.pipeline.plan), without Snakemake: jobs, paths, parameters,
+results versions, and planning that compiles nothing."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from knight.core.board import Board
+from knight.core.seal import params_digest
+from knight.pipeline.config import load_files
+from knight.pipeline.plan import PATTERNS, Plan, _regex
+from knight.pipeline.versions import VERSIONS
+from knight.sweep.driver import chunk_path
+
+REPO = os.path.join(os.path.dirname(__file__), "..")
+CONFIGS = ["config.yaml", "tiny.yaml", "census.yaml", "claims.yaml", "thesis-large.yaml"]
+
+
+def plan_of(name: str, cores: int = 2) -> Plan:
+    path = os.path.join(REPO, "config", name)
+    default = os.path.join(REPO, "config", "config.yaml")
+    return Plan(load_files([] if name == "config.yaml" else [path], default=default), cores=cores)
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return plan_of("tiny.yaml")
+
+
+def test_every_config_that_ships_plans(tiny):
+    for name in CONFIGS:
+        plan = plan_of(name)
+        assert plan.targets(), name
+        assert all(t.startswith("results/") for t in plan.targets()), name
+
+
+def test_sweep_parts_are_where_the_writer_puts_them(tiny):
+    """The workflow's pattern and the command line's writer (knight sweep --out) agree."""
+    pattern = _regex(PATTERNS["sweep_part"])
+    for board in tiny.swept_boards:
+        parts = tiny.sweep_parts(board)
+        assert len(parts) == len(tiny.spec(board).chunks())
+        for k, path in enumerate(parts):
+            wc = pattern.match(path).groupdict()
+            assert wc["board"] == board
+            assert path == chunk_path("results/runs", Board(*map(int, board.split("x"))), k).as_posix()
+
+
+def test_dataset_parts_match_their_patterns(tiny):
+    patterns = [_regex(PATTERNS[k]) for k in ("sweep_part", "rules_runs_part", "rules_times_part")]
+    for folder, parts in tiny.datasets().items():
+        assert parts, folder
+        for path in parts:
+            assert path.startswith(folder + "/")
+            assert any(p.match(path) for p in patterns), path
+
+
+def test_every_job_has_its_results_version(tiny):
+    """Each job's parameters, evaluated for one of its jobs, carry the version of its kind."""
+    jobs = {
+        "sweep_chunk": {"board": "5x5", "chunk": "0000"},
+        "runs_manifest": {"board": "5x5"},
+        "board_tables": {"board": "5x5"},
+        "combine_table": {"name": "orders"},
+        "rules_chunk": {"study": "corner", "rule": "pohl", "chunk": "0000"},
+        "rules_manifest": {"study": "corner", "rule": "pohl"},
+        "queens_unit": {"search": "dominate-8-5", "unit": "00000"},
+        "queens_frontier": {"search": "dominate-8-5"},
+        "exact_backtrack_board": {"board": "5x5", "tour": "open"},
+        "figure_tour": {},
+        "census_check": {},
+    }
+    for rule, wildcards in jobs.items():
+        params = tiny.job_params(rule, wildcards)
+        kind, number = params["version"].split("=")
+        assert kind.split(":")[0] == rule and VERSIONS[kind] == int(number), (rule, params)
+    assert tiny.job_params("rules_chunk", {"study": "residual-orders", "rule": "roth", "chunk": "0000"})[
+        "version"
+    ].startswith("rules_chunk:tree=")
+
+
+def test_a_job_the_plan_does_not_have_is_refused(tiny):
+    with pytest.raises(IndexError):
+        tiny.job_params("rules_chunk", {"study": "corner", "rule": "pohl", "chunk": "9999"})
+    with pytest.raises(KeyError):
+        tiny.job_params("queens_unit", {"search": "dominate-9-9", "unit": "00000"})
+
+
+def test_parameters_decide_the_digest_not_their_order():
+    assert params_digest({"a": 1, "b": [1, 2]}) == params_digest({"b": (1, 2), "a": 1})
+    assert params_digest({"a": 1, "version": "x=1"}) != params_digest({"a": 1, "version": "x=2"})
+
+
+def test_threads_and_where_the_work_runs_do_not_change_parameters():
+    """Cores, Dask workers or a scheduler cannot change a row: not in any job's params."""
+    one, many = plan_of("tiny.yaml", cores=1), plan_of("tiny.yaml", cores=16)
+    wc = {"board": "5x5", "chunk": "0000"}
+    assert one.job_params("sweep_chunk", wc) == many.job_params("sweep_chunk", wc)
+    assert one.threads() == 1 and many.threads() == 16
+
+
+def test_planning_compiles_no_kernel():
+    """Building the plan of the default config imports the kernels' modules but compiles none
+    of them (a dry run must not wait for numba)."""
+    probe = (
+        "import sys, knight, numba\n"
+        "from knight.pipeline.config import load_files\n"
+        "from knight.pipeline.plan import Plan\n"
+        f"plan = Plan(load_files(default={os.path.join(REPO, 'config', 'config.yaml')!r}), cores=2)\n"
+        "plan.targets(); [plan.job_params('sweep_chunk', {'board': b, 'chunk': '0000'}) for b in plan.boards]\n"
+        "kernel = numba.core.registry.CPUDispatcher\n"
+        "compiled = [f'{m}.{n}' for m, mod in list(sys.modules.items()) if m.startswith('knight')\n"
+        "            for n, f in vars(mod).items() if isinstance(f, kernel) and f.signatures]\n"
+        "print(len(plan.targets()), compiled)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    count, compiled = res.stdout.split(" ", 1)
+    assert int(count) > 100 and compiled.strip() == "[]", res.stdout
+
+
+def test_a_target_past_the_plan_is_named(tiny):
+    """Fault 10 of issue 41: snakemake -n results/runs/board=5x5/part-9999.parquet raised
+    InputFunctionException (IndexError)."""
+    last = tiny.sweep_parts("5x5")[-1]
+    assert tiny.why_not_planned(last) is None
+    why = tiny.why_not_planned("results/runs/board=5x5/part-9999.parquet")
+    assert why == f"not a file of the current plan, which has part-0000.parquet .. {last.rsplit('/', 1)[1]} there"
+    assert "not a job of the current plan" in tiny.why_not_planned(
+        "results/queens/frontier/dominate-9-9/unit-00000.json"
+    )
+    assert tiny.why_not_planned("results/tables/completion.parquet") is None
