@@ -51,6 +51,7 @@ extensions = [
 
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
+smartquotes = False  # "--configfile" stays two hyphens in generated tables and prose
 exclude_patterns = ["_build", "**/.ipynb_checkpoints", "examples/README.md"]
 templates_path = []
 

@@ -159,7 +159,7 @@ class ConfigKeys(SphinxDirective):
             out.append(nodes.paragraph(text=" ".join(node["description"].split())))
         body = [
             [code(key), nodes.Text(t), code(default), nodes.Text(meaning)]
-            for key, t, default, meaning in rows(node, doc, section)
+            for key, t, default, meaning in children(node, doc, section)
         ]
         out.append(table(["key", "type", "default", "meaning"], body, [22, 22, 16, 40]))
         return out
@@ -235,7 +235,8 @@ class KnightCli(SphinxDirective):
                 name = formatter._format_args(action, formatter._get_default_metavar_for_positional(action))
             text = " ".join((formatter._expand_help(action) if action.help else "").split())
             default = action.default
-            shown = "" if default in (None, False, argparse.SUPPRESS) or action.nargs == 0 else repr(default)
+            hidden = default is None or default is False or default == argparse.SUPPRESS or action.nargs == 0
+            shown = "" if hidden else repr(default)
             body.append([code(name), nodes.Text(text), code(shown)])
         if body:
             out.append(table(["argument", "meaning", "default"], body, [28, 56, 16]))
