@@ -1,0 +1,109 @@
+"""Sphinx configuration of the knight documentation site.
+
+Build (from the project folder, after ``pip install -e ".[docs]"``):
+
+    sphinx-build -W --keep-going -n -b html docs docs/_build/html
+
+Markdown pages are read by MyST-Parser, notebooks (``examples/``, linked into the site
+as ``docs/examples``, a copy made at each build) are executed by MyST-NB during the build, and the reference pages
+are generated from the code: the API from the docstrings (autodoc, autosummary), every
+config key from the JSON schemas in ``knight/pipeline/schemas/`` and the command line
+from its argparse parser (the small extension ``docs/_ext/knight_docs.py``).
+"""
+
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+
+
+def copy_examples() -> None:
+    """The notebooks of ``examples/`` as pages of the site: copied to ``docs/examples/``
+    (not committed), so that they are read, executed and cross-linked like any page. A
+    notebook removed from ``examples/`` is removed here too."""
+    source, target = HERE.parent / "examples", HERE / "examples"
+    target.mkdir(exist_ok=True)
+    wanted = {p.name for p in source.glob("*.ipynb")}
+    for stale in target.glob("*.ipynb"):
+        if stale.name not in wanted:
+            stale.unlink()
+    for name in wanted:
+        src, dst = source / name, target / name
+        if not dst.exists() or dst.read_bytes() != src.read_bytes():
+            shutil.copyfile(src, dst)
+
+
+copy_examples()
+
+project = "knight"
+author = "the knight developers"
+copyright = "the knight developers"
+release = version = "0.1.0"
+
+extensions = [
+    "myst_nb",  # Markdown pages (MyST-Parser) and notebooks
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "knight_docs",  # config keys from the schemas, the CLI from its parser
+]
+
+source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
+root_doc = "index"
+smartquotes = False  # "--configfile" stays two hyphens in generated tables and prose
+exclude_patterns = ["_build", "**/.ipynb_checkpoints", "examples/README.md"]
+templates_path = []
+
+# MyST: headings get anchors down to level 3, so [text](page.md#a-heading) is checked.
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# Notebooks: executed at every build, an error in a cell fails the build; no outputs are
+# committed. Each runs in its own folder (examples/), with a time limit per cell.
+nb_execution_mode = "force"
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_execution_timeout = 300
+nb_merge_streams = True
+
+# The API reference: the public names only, with the docstrings' reST and Sphinx roles.
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autosummary_generate = False
+
+# Strict build (-n): every cross-reference must resolve, except references to other
+# libraries (no inventories are fetched: the build needs no network) and to internal
+# modules of knight that the reference does not document (it documents public names).
+nitpicky = True
+OTHER_LIBRARIES = (
+    "polars|pl|numpy|np|numpy\\.typing|npt|pyarrow|pa|dask|distributed"
+    "|pathlib|os|io|collections|typing|argparse|datetime|dataclasses"
+)
+INTERNAL_MODULES = (
+    "knight\\.(core|runtime|pipeline|report|commands|claims|cli|warnsdorff|_lazy)"
+    "|knight\\.(sweep|rules|queens|exact)\\.(brute|tree|driver|census|census_check|census_report|thesis"
+    "|kernel|rng|squirrel_cull|studies|bits|checks|domination|nqueens|orbits|parallel|published|search"
+    "|speedup|symmetry|units|backtrack|base_tours|check|construct|searches|tour_io|tours)"
+)
+nitpick_ignore_regex = [
+    (r"py:.*", rf"({OTHER_LIBRARIES})(\..*)?"),
+    (r"py:.*", rf"({INTERNAL_MODULES})(\..*)?"),
+    # internal constants that public docstrings name (the runs table's schema is on the
+    # sweep page; the solvers' names on the Tour's own entry)
+    (r"py:data", r"(SOLVERS|RUNS_SCHEMA)"),
+    (r"py:.*", r"(Path|ArrayLike|NDArray|DataFrame|LazyFrame|Board|Tour|Iterable|Sequence|Callable|Mapping)"),
+]
+
+html_theme = "pydata_sphinx_theme"
+html_title = "knight"
+html_static_path = ["_static"]
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+    "footer_end": [],
+}
+html_sidebars = {"index": []}
+html_show_sourcelink = False
