@@ -2,13 +2,14 @@
 # Config: config/config.yaml (checked against knight/pipeline/schemas/config.schema.yaml).
 import os
 import sys
+import time
 
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 # The workflow runs its own library (knight/ beside this file), here and in every job,
-# whatever else is installed: the code hashes of the Snakemake rules are taken from the same code.
+# whatever else is installed: the plan and the jobs are the same code.
 # Jobs also load workflow/site/sitecustomize.py: Ctrl-C while a job starts is one line.
 sys.path.insert(0, workflow.basedir)
 _JOB_PATH = [os.path.join(workflow.basedir, "workflow", "site"), workflow.basedir]
@@ -16,11 +17,15 @@ _JOB_PATH += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p
 os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
 
 from knight.pipeline.config import check_config_file
-from knight.runtime.logs import one_line_interrupts
+from knight.runtime.logs import one_line_interrupts, short_console_lines
+
+STARTED = time.monotonic()
 
 # A Ctrl-C as Snakemake itself exits (waiting for its threads) is one line, not Python's
 # "Exception ignored ... KeyboardInterrupt" traceback.
 one_line_interrupts("snakemake")
+# A job's input and reason lists are cut on the console (its log file keeps them whole).
+short_console_lines()
 
 # A YAML error in the default config stops the run naming its file and line (Snakemake's
 # own message names neither; --configfile files are read by Snakemake before this file).
@@ -58,3 +63,8 @@ if workflow.is_main_process:
 onstart:
     check_slurm_jobs()
     remove_stale_parts()
+
+
+onsuccess:
+    for line in PLAN.ending(time.monotonic() - STARTED):
+        print(line, file=sys.stderr)

@@ -134,8 +134,8 @@ def failures_from_corner(claim: Claim, runs) -> Finding:
 
 
 def rate(claim: Claim, runs) -> Finding:
-    """The claimed completion rate from (1, 1) against the measured one on every board,
-    by the 95 % Wilson interval of the measured rate; the claim holds when it is inside
+    """The claimed completion rate from (1, 1) against the pipeline's on every board,
+    by the 95 % Wilson interval of the pipeline's rate; the claim holds when it is inside
     (``about``), below the upper end (``at_least``) or above the lower end (``at_most``)
     on at least ``claim.most`` of the boards.
 
@@ -175,7 +175,7 @@ def rate(claim: Claim, runs) -> Finding:
         return f"m = {r['m']:,}: {100 * r['rate']:.1f} % ({100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f} %)"
 
     if rows.height == 1:
-        text = f"measured {one(rows.row(0, named=True))}, {rows['runs'][0]:,} runs; claimed {word} {100 * p:g} %"
+        text = f"found {one(rows.row(0, named=True))}, {rows['runs'][0]:,} runs; claimed {word} {100 * p:g} %"
     else:
         text = (
             f"claimed {word} {100 * p:g} %: within the interval on {rows.height - bad.height:,} of "

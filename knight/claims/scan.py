@@ -79,10 +79,9 @@ EVERY_SCHEMA = pa.schema(
 #: 2,000 x 2,000 reserves 1.6e13 of address space a lane; constraint mode has two lanes,
 #: still a fraction of the 1.4e14 a process can address) a scan makes; above it, brute force.
 TREE_BYTES = 2**44
-#: At most this many orders are walked one by one, not by the tree: under ``roth`` from
-#: (1, 1) the pair kernel walks 4 orders 1.3-1.4x faster than the tree on 601 x 601 and
-#: 1,201 x 1,201, 16 orders 1.05x, 64 about as fast, 256 orders 7-19 % slower
-#: (``benchmarks/bench_tree.py --pairs``).
+#: At most this many orders are walked one by one, not by the tree: for a few orders the
+#: pair kernel beats the tree, which pays for its frames only when many orders share a
+#: path (where the two cross: ``benchmarks/bench_tree.py --pairs``, docs/performance.md).
 PAIR_RANKS = 16
 
 

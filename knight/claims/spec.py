@@ -28,7 +28,7 @@ FINDINGS = {
 #: Findings read from a scan (:mod:`knight.claims.scan`): the first-failure ones from a
 #: first-failure scan, ``failure_share`` from an every-board scan.
 SCAN_FINDINGS = ("first_failures", "failure_share")
-#: Comparisons of a claimed completion rate with the measured one.
+#: Comparisons of a claimed completion rate with the pipeline's.
 RATE_CLAIMS = ("at_least", "at_most", "about")
 #: OEIS sequences a ``queens_sequence`` claim checks (docs/queens.md).
 SEQUENCES = ("A000170", "A002563", "A002564", "A075458")

@@ -1,5 +1,5 @@
 """The claims table: one row per claim (source, claim, finding, verdict, the range tested,
-the measured compute time of what tests it, the command that remakes it), and its report page.
+the compute time of what tests it, the command that remakes it), and its report page.
 
 >>> c = Claim("sc", "Squirrel & Cull (1996)", "Tours.", "sc-corner", "tours_from_corner", boards=(5,))
 >>> row = claim_row(c, not_run(c))
@@ -30,7 +30,7 @@ SCHEMA = {
 
 
 def claim_row(claim: Claim, finding: Finding, seconds: float | None = None) -> dict:
-    """The claims-table row of one claim and its finding (``seconds``: the measured
+    """The claims-table row of one claim and its finding (``seconds``: the
     compute time of what tests it, summed over its jobs)."""
     return {
         "key": claim.key,

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
 from knight.core.board import Board
+
+#: The package's data files (shipped inside the package: pyproject.toml's package-data).
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 SEED_FILE = "seed_base_tours.json"
 GENERATED_FILE = "generated_base_tours.json"
@@ -47,7 +50,7 @@ def order_to_grid(order, rows: int, cols: int) -> np.ndarray:
 
 @cache
 def _load(name: str) -> dict[tuple[int, int], np.ndarray]:
-    text = resources.files("knight").joinpath("data", name).read_text(encoding="utf-8")
+    text = (DATA / name).read_text(encoding="utf-8")
     tours = {}
     for key, grid in json.loads(text)["tours"].items():
         m, n = (int(x) for x in key.split("x"))

@@ -46,6 +46,11 @@ BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
 RULE_TABLES = ("completion", "failures", "table57", "retries", "ends", "times", "squirrel_cull", "orders")
 RULES_FIGURES = ("completion", "time", "retries", "ends", "closed_starts")
 FIG_EXT = ("png", "svg")
+#: Knight steps a second a thread that a job's run time is planned with: lower bounds of
+#: the brute-force pair kernel and of the slowest rule (pohl), so that a Slurm job's time
+#: limit is never what stops it.
+BRUTE_RATE = 50e6
+RULE_RATE = 30e6
 
 
 class Plan:
@@ -105,11 +110,11 @@ class Plan:
 
     def sweep_resources(self, board: str, chunk: str, attempt: int) -> dict:
         """Memory (MB) and run time (minutes) of one sweep job, from its runs and board
-        size: about 300 MB plus 60 MB per million runs; at most 50 M knight steps per
-        second per thread (brute force; the tree engine is faster). Doubled on a retry."""
+        size: about 300 MB plus 60 MB per million runs; time at :data:`BRUTE_RATE` knight
+        steps a second a thread (the tree engine is faster). Doubled on a retry."""
         spec = self.spec(board)
         runs = spec.chunk_rows()[int(chunk)]
-        minutes = 5 + runs * spec.board.size / 50e6 / 60 / self.threads()
+        minutes = 5 + runs * spec.board.size / BRUTE_RATE / 60 / self.threads()
         return {"mem_mb": int((300 + 60 * runs / 1e6) * attempt), "runtime": int(minutes * attempt)}
 
     def board_mem_mb(self, board: str) -> int:
@@ -140,12 +145,12 @@ class Plan:
 
     def rules_resources(self, study: str, rule: str, chunk: str, attempt: int) -> dict:
         """Memory (MB) and run time (minutes) of one chunk job, from its rows, boards and
-        knight steps: ~300 MB plus ~100 bytes a row plus each thread's largest task's boards
-        (:func:`knight.rules.studies.task_bytes`); at most 30 M steps per second per thread
-        (pohl is the slowest rule); doubled on a retry."""
+        knight steps: 300 MB plus 100 bytes a row plus each thread's largest task's boards
+        (:func:`knight.rules.studies.task_bytes`); time at :data:`RULE_RATE` knight steps a
+        second a thread; doubled on a retry."""
         s = self.studies[study]
         c = s.chunks(rule)[int(chunk)]
-        minutes = 5 + c.steps / 30e6 / 60 / self.threads()
+        minutes = 5 + c.steps / RULE_RATE / 60 / self.threads()
         boards = self.threads() * task_bytes(s, c) / 1e6
         return {"mem_mb": int((300 + c.rows * 100 / 1e6 + boards) * attempt), "runtime": int(minutes * attempt)}
 
@@ -293,6 +298,35 @@ class Plan:
 
     def _claims_targets(self) -> list[str]:
         return [f"results/claims/claims.{ext}" for ext in ("parquet", "csv", "md", "html")]
+
+    def ending(self, seconds: float, root: str = RESULTS) -> list[str]:
+        """The last lines of a finished run: its wall time, where its results are and how
+        to open the report (each line short).
+
+        >>> Plan.__new__(Plan).ending(192.4, root="/nonexistent")[0]
+        'Finished in 3 min 12 s.'
+        """
+        minutes, secs = divmod(round(seconds), 60)
+        took = f"{minutes} min {secs} s" if minutes else f"{secs} s"
+        folders = {
+            "runs": "the sweep's runs",
+            "tables": "its tables",
+            "rules": "the rules stage",
+            "queens": "queens",
+            "exact": "exact tours",
+            "figures": "figures",
+            "census": "the census",
+            "claims": "the claims",
+        }
+        made = [f"{root}/{f}/ ({what})" for f, what in folders.items() if Path(root, f).is_dir()]
+        lines = [f"Finished in {took}."]
+        if made:
+            lines.append("Results: " + ", ".join(made) + ".")
+        lines += [
+            f"Report: snakemake --report {root}/report.html, then open {root}/report.html in a browser.",
+            f"Python: knight.core.dataset.scan('{root}/runs') reads the runs, verified.",
+        ]
+        return lines
 
     def why_not_planned(self, target: str) -> str | None:
         """Why the plan makes no file ``target`` of a kind it makes many of (a sweep or rules
@@ -478,6 +512,8 @@ _ONLY_VERSION = frozenset(
         "census_board",
         "census_tables",
         "claims_table",
+        "publish_census",
+        "publish_claims",
     }
 )
 

@@ -35,6 +35,7 @@ VERSIONS: dict[str, int] = {
     "census_board": 1,
     "census_tables": 1,
     "census_check": 1,
+    "publish_census": 1,
     # rules stage
     "rules_chunk:walk": 1,
     "rules_chunk:tree": 1,
@@ -65,6 +66,7 @@ VERSIONS: dict[str, int] = {
     "claims_scan": 1,
     "claim_finding": 1,
     "claims_table": 1,
+    "publish_claims": 1,
 }
 
 

@@ -168,7 +168,7 @@ def time_searches(instances, workers, repeats: int, tasks: int, threads: int, lo
 
 
 #: Repeats of one measurement that disagree by more than this (worst - best, over the
-#: median) flag the instance as measured on a busy machine.
+#: median) flag the instance as timed on a busy machine.
 UNSTABLE_SPREAD = 0.10
 
 

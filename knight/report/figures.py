@@ -408,7 +408,7 @@ def speedup_figure(timings, table) -> Figure:
     """Speed-up S(p) and efficiency E(p) against the worker count p (queens speed-up measurement).
 
     ``timings``: every timed run (``knight.queens.speedup.time_searches``); ``table``: its
-    medians (``speedup_table``). Lines join the medians; every measured run is drawn as
+    medians (``speedup_table``). Lines join the medians; every timed run is drawn as
     a point (S = median T(1) / that run's T(p)), so nothing is cut off; an instance whose
     repeats disagree by more than 10 % is marked in the legend.
     """
@@ -416,13 +416,13 @@ def speedup_figure(timings, table) -> Figure:
 
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax_s, ax_e = fig.subplots(1, 2)
-    measured = table.filter(pl.col("seconds").is_not_null())
-    ps = sorted(set(measured["workers"].to_list())) or [1]
+    timed = table.filter(pl.col("seconds").is_not_null())
+    ps = sorted(set(timed["workers"].to_list())) or [1]
     ax_s.plot(ps, ps, "k--", lw=1, label="ideal S(p) = p")
     ax_e.plot(ps, [1.0] * len(ps), "k--", lw=1, label="ideal E(p) = 1")
     cmap = colormaps["tab10"]
     runs = timings.filter((pl.col("mode") == "dask") & pl.col("seconds").is_not_null())
-    for i, ((name,), part) in enumerate(measured.sort("workers").group_by(["instance"], maintain_order=True)):
+    for i, ((name,), part) in enumerate(timed.sort("workers").group_by(["instance"], maintain_order=True)):
         colour = cmap(i % 10)
         t1 = part.filter(pl.col("workers") == 1)["seconds"]
         label = f"{name} (T(1) = {t1[0]:.2f} s)" if len(t1) else name

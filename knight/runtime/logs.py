@@ -143,6 +143,52 @@ def _files(items) -> list[str]:
     return out
 
 
+#: Longest line a workflow run writes on the console (a job's input and reason lists are
+#: cut to their first items and a count; the run's own log file keeps them whole).
+CONSOLE_WIDTH = 240
+
+
+def short_line(line: str, width: int = CONSOLE_WIDTH) -> str:
+    """``line`` cut to about ``width`` characters: a ``key: a, b, c, ...`` list keeps its
+    first items and says how many there are.
+
+    >>> short_line("    input: " + ", ".join(f"results/part-{i}.parquet" for i in range(100)), 80)
+    '    input: results/part-0.parquet, results/part-1.parquet, ... (100 files)'
+    """
+    if len(line) <= width:
+        return line
+    head, sep, rest = line.partition(": ")
+    items = rest.split(", ") if sep else []
+    if len(items) > 1:
+        kept: list[str] = []
+        for item in items:
+            if len(head) + 2 + sum(len(k) + 2 for k in kept) + len(item) + 20 > width:
+                break
+            kept.append(item)
+        return f"{head}: {', '.join(kept)}, ... ({len(items)} files)"
+    return line[: width - 5] + " ..."
+
+
+class _ShortLines(logging.Formatter):
+    """A formatter whose text is another's with every line cut by :func:`short_line`."""
+
+    def __init__(self, inner: logging.Formatter):
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\n".join(short_line(line) for line in self.inner.format(record).split("\n"))
+
+
+def short_console_lines(logger_name: str = "snakemake.logging") -> None:
+    """Cut the long lines of a workflow run on the console (:func:`short_line`): the
+    handlers of ``logger_name`` that write to a terminal stream, not to a file."""
+    for handler in logging.getLogger(logger_name).handlers:
+        if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
+            if handler.formatter is not None and not isinstance(handler.formatter, _ShortLines):
+                handler.setFormatter(_ShortLines(handler.formatter))
+
+
 class LineLogger:
     """A writable text stream that logs each line it is given (for code that prints
     progress to a file object, e.g. ``time_searches(..., log=LineLogger(logger))``)."""

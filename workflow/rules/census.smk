@@ -74,3 +74,25 @@ rule census:
     """The census's tables, report page and checks (snakemake census), the sweep included."""
     input:
         PLAN.targets("census"),
+
+
+rule publish_census:
+    """The census's pages as the documentation site's results page (docs/results/census.md):
+    snakemake publish_census --configfile=config/census.yaml."""
+    input:
+        "results/census/census.md",
+        "results/census/check.md",
+    output:
+        "docs/results/census.md",
+    log:
+        "results/logs/census/publish.log",
+    localrule: True
+    params:
+        **PLAN.params("publish_census"),
+        header=(
+            "Written by the workflow (knight.sweep.census_report, knight.sweep.census_check) from the census "
+            "tables of config/census.yaml; regenerate with "
+            "`snakemake --cores all publish_census --configfile=config/census.yaml`."
+        ),
+    script:
+        "../scripts/publish_page.py"

@@ -77,3 +77,23 @@ rule claims_table:
         **PLAN.params("claims_table"),
     script:
         "../scripts/claims_table.py"
+
+
+rule publish_claims:
+    """The claims' page as the documentation site's results page (docs/results/claims.md):
+    snakemake publish_claims --configfile=config/claims.yaml."""
+    input:
+        "results/claims/claims.md",
+    output:
+        "docs/results/claims.md",
+    log:
+        "results/logs/claims/publish.log",
+    localrule: True
+    params:
+        **PLAN.params("publish_claims"),
+        header=(
+            "Written by the workflow (knight.claims.table) from the claims' result tables of "
+            "config/claims.yaml; regenerate with `snakemake --cores all publish_claims --configfile=config/claims.yaml`."
+        ),
+    script:
+        "../scripts/publish_page.py"

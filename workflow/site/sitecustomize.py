@@ -46,8 +46,8 @@ sys.excepthook = _excepthook
 sys.unraisablehook = _unraisablehook
 # Registered first, so it runs after every other exit handler (Dask's, logging's): the
 # objects a job leaves (numba's kernels, Dask, Arrow) move out of the collector's sight,
-# and the interpreter's collections at exit no longer walk them: 0.4-0.8 s a sweep job,
-# 0.05 s with this. A job closes what it writes before its script ends.
+# and the interpreter's collections at exit, which would walk them all, have little left
+# to do. A job closes what it writes before its script ends.
 atexit.register(gc.freeze)
 
 _here = os.path.dirname(os.path.abspath(__file__))
