@@ -2,7 +2,6 @@
 # Config: config/config.yaml (checked against knight/pipeline/schemas/config.schema.yaml).
 import os
 import sys
-import time
 
 from snakemake.utils import min_version
 
@@ -19,7 +18,6 @@ os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
 from knight.pipeline.config import check_config_file
 from knight.runtime.logs import one_line_interrupts, short_console_lines
 
-STARTED = time.monotonic()
 
 # A Ctrl-C as Snakemake itself exits (waiting for its threads) is one line, not Python's
 # "Exception ignored ... KeyboardInterrupt" traceback.
@@ -66,5 +64,5 @@ onstart:
 
 
 onsuccess:
-    for line in PLAN.ending(time.monotonic() - STARTED):
+    for line in PLAN.ending():
         print(line, file=sys.stderr)

@@ -49,6 +49,7 @@ def tiny(repo, tmp_path_factory):
     tiny = os.path.join(repo, "config", "tiny.yaml")
     res = run_snakemake(work, configfile=tiny, timeout=1200)
     assert res.returncode == 0, res.stderr[-4000:]
+    (work / "console.txt").write_text(res.stdout + res.stderr)
     rep = run_snakemake(work, "--report", str(work / "results/report.html"), configfile=tiny, timeout=600)
     assert rep.returncode == 0, rep.stderr[-4000:]
     return work
@@ -105,6 +106,17 @@ def test_results_are_whole(tiny):
     assert counted[("place", 9)] == (352, 46)
     assert counted[("dominate", 6)] == (4, 1)
     assert pl.read_parquet(tiny / "results/queens/placements.parquet")["n"].max() == 6
+
+
+def test_the_run_ends_readably(tiny):
+    """No line of thousands of characters (a job's input lists are cut); the run ends with
+    where the results are, how to open the report and its wall time."""
+    lines = (tiny / "console.txt").read_text().splitlines()
+    assert all(len(line) < 300 for line in lines[-20:]), max(lines[-20:], key=len)
+    assert max(len(line) for line in lines) < 1000
+    end = "\n".join(lines[-6:])
+    assert "Results: results/runs/" in end and "snakemake --report results/report.html" in end
+    assert lines[-1].startswith("Elapsed time: ")
 
 
 def test_report_holds_every_stage(tiny):

@@ -299,15 +299,13 @@ class Plan:
     def _claims_targets(self) -> list[str]:
         return [f"results/claims/claims.{ext}" for ext in ("parquet", "csv", "md", "html")]
 
-    def ending(self, seconds: float, root: str = RESULTS) -> list[str]:
-        """The last lines of a finished run: its wall time, where its results are and how
-        to open the report (each line short).
+    def ending(self, root: str = RESULTS) -> list[str]:
+        """The last lines of a finished run (Snakemake then prints its wall time): where the
+        results are and how to open the report, each line short.
 
-        >>> Plan.__new__(Plan).ending(192.4, root="/nonexistent")[0]
-        'Finished in 3 min 12 s.'
+        >>> Plan.__new__(Plan).ending(root="/nonexistent")
+        ['Report: snakemake --report /nonexistent/report.html, then open /nonexistent/report.html in a browser.']
         """
-        minutes, secs = divmod(round(seconds), 60)
-        took = f"{minutes} min {secs} s" if minutes else f"{secs} s"
         folders = {
             "runs": "the sweep's runs",
             "tables": "its tables",
@@ -319,14 +317,11 @@ class Plan:
             "claims": "the claims",
         }
         made = [f"{root}/{f}/ ({what})" for f, what in folders.items() if Path(root, f).is_dir()]
-        lines = [f"Finished in {took}."]
-        if made:
-            lines.append("Results: " + ", ".join(made) + ".")
-        lines += [
-            f"Report: snakemake --report {root}/report.html, then open {root}/report.html in a browser.",
-            f"Python: knight.core.dataset.scan('{root}/runs') reads the runs, verified.",
-        ]
-        return lines
+        report = f"Report: snakemake --report {root}/report.html, then open {root}/report.html in a browser."
+        if not made:
+            return [report]
+        python = f"Python: knight.core.dataset.scan('{root}/runs') reads the runs, verified."
+        return ["Results: " + ", ".join(made) + ".", report, python]
 
     def why_not_planned(self, target: str) -> str | None:
         """Why the plan makes no file ``target`` of a kind it makes many of (a sweep or rules
