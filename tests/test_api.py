@@ -315,6 +315,7 @@ DOCTEST_MODULES = [
     "knight.core.tour",
     "knight.sweep.driver",
     "knight.sweep.tables",
+    "knight.core.frames",
     "knight.engine.walk",
     "knight.rules.studies",
     "knight.rules.tables",
