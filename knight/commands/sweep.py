@@ -58,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
         raise exc.renamed({"chunk_runs": "--chunk-runs"}) from None
     held = contextlib.nullcontext()
     if args.out:
-        check_output_dir(board_folder(args.out, board, spec.rule))  # before any computing
+        check_output_dir(board_folder(args.out, board, spec.rule), root=args.out)  # before any computing
         held = writing(board_folder(args.out, board, spec.rule))  # a second writer is refused at once
     with (
         held,

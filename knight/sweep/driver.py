@@ -73,13 +73,14 @@ def sweep(
     :mod:`knight.core.dataset`). ``on_chunk(result)`` is called with each chunk's
     :class:`ChunkResult`, in order.
 
-    The output folder is checked before any computing; earlier parts of the board's
-    folder are removed first, so a reused folder never holds two runs' rows.
+    The output folder is checked before any computing (:func:`check_output_dir`: no
+    symbolic link below ``out_dir``); earlier parts of the board's folder are removed
+    first, so a reused folder never holds two runs' rows.
     """
     folder = None
     if out_dir is not None:
         folder = board_folder(out_dir, spec.board, spec.rule)
-        check_output_dir(folder)
+        check_output_dir(folder, root=out_dir)
         dataset.begin(folder)
     t0 = time.perf_counter()
     runs = complete = closed = steps = 0
@@ -102,9 +103,13 @@ def sweep(
     return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
 
 
-def check_output_dir(folder: str | Path) -> None:
-    """Raise a one-line ``ValueError`` unless ``folder`` is (or can be made) a writable folder."""
+def check_output_dir(folder: str | Path, root: str | Path | None = None) -> None:
+    """Raise a one-line ``ValueError`` unless ``folder`` is (or can be made) a writable
+    folder that is not a symbolic link, nor has one among its parents below ``root``
+    (the ``--out`` folder, which itself may be a link): the writer clears the folder, and
+    must never clear the one a link points to (:func:`knight.core.dataset.refuse_links`)."""
     folder = Path(folder)
+    dataset.refuse_links(folder, root)
     for parent in [folder, *folder.parents]:
         if parent.exists():
             if not parent.is_dir():
@@ -172,7 +177,7 @@ def run(
     )
     workers = int_arg("workers", workers, 1)
     if out is not None:
-        check_output_dir(board_folder(out, board, spec.rule))
+        check_output_dir(board_folder(out, board, spec.rule), root=out)
     tables = []
     with Progress(total_tasks(spec), f"sweep {board.name}") as bar:
         sweep(spec, out, progress=bar, on_chunk=lambda res: tables.append(res.table), workers=workers)
