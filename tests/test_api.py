@@ -316,6 +316,7 @@ DOCTEST_MODULES = [
     "knight.sweep.driver",
     "knight.sweep.tables",
     "knight.core.frames",
+    "knight.runtime.cluster",
     "knight.engine.walk",
     "knight.rules.studies",
     "knight.rules.tables",
