@@ -317,6 +317,8 @@ DOCTEST_MODULES = [
     "knight.sweep.tables",
     "knight.core.frames",
     "knight.runtime.cluster",
+    "knight.runtime.faults",
+    "knight.runtime.watchdog",
     "knight.engine.walk",
     "knight.rules.studies",
     "knight.rules.tables",
