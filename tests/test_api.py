@@ -319,6 +319,7 @@ DOCTEST_MODULES = [
     "knight.runtime.cluster",
     "knight.runtime.faults",
     "knight.runtime.watchdog",
+    "knight.runtime.memory",
     "knight.engine.walk",
     "knight.rules.studies",
     "knight.rules.tables",

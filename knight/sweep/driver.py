@@ -124,6 +124,48 @@ def check_output_dir(folder: str | Path, root: str | Path | None = None) -> None
         raise ValueError(f"output folder {folder}: cannot write there ({exc.strerror or exc})") from None
 
 
+#: Estimated peak bytes of a sweep: a row of the runs table kept in memory (the Arrow
+#: tables and the frame made of them), a square of the board (the symmetry group's
+#: tables and their temporaries, the start lists), and a square of one worker's tree
+#: state (its frames and padded board); upper bounds of the measured peaks.
+ROW_BYTES, SQUARE_BYTES, WORKER_SQUARE_BYTES = 32, 320, 128
+
+
+def sweep_bytes(board: Board, starts: int, orders: int, *, kept: int | None = None, workers: int = 1) -> int:
+    """Estimated peak bytes of a sweep of ``starts`` x ``orders`` runs on ``board`` with
+    ``workers`` threads, ``kept`` rows held at once (default all of them, as :func:`run`
+    returns them; ``knight sweep --out`` holds about two chunks).
+
+    >>> sweep_bytes(Board(8, 8), 64, 40320) // 2**20
+    78
+    >>> sweep_bytes(Board(10**4, 10**4), 10**8, 1) // 2**30
+    44
+    """
+    rows = starts * orders if kept is None else min(kept, starts * orders)
+    return ROW_BYTES * rows + (SQUARE_BYTES + WORKER_SQUARE_BYTES * workers) * board.size
+
+
+def _count(value, everything: int, named: dict[str, int] | None = None) -> int:
+    """How many starts or orders ``value`` names: ``everything`` for "all"."""
+    if value is None or value == "all":
+        return everything
+    if isinstance(value, str):
+        return (named or {}).get(value, 1)
+    return len(value)
+
+
+def check_sweep_fits(board: Board, starts, orders, *, kept: int | None = None, workers: int = 1) -> None:
+    """Refuse, in one line, a sweep whose :func:`sweep_bytes` do not fit in memory
+    (:func:`knight.runtime.memory.check_fits`); ``starts``, ``orders`` as :func:`run` takes them."""
+    from knight.core.orders import N_ORDERS
+    from knight.runtime.memory import check_fits
+
+    n_starts = _count(starts, board.size, {"corner": 1})
+    n_orders = _count(orders, N_ORDERS)
+    need = sweep_bytes(board, n_starts, n_orders, kept=kept, workers=workers)
+    check_fits(f"sweep of {board.name} ({n_starts * n_orders:,} runs)", need)
+
+
 def run(
     board,
     starts="all",
@@ -159,6 +201,7 @@ def run(
     from knight.runtime.progress import Progress
 
     board = board_arg(board, min_side=3)
+    check_sweep_fits(board, starts, orders, workers=int_arg("workers", workers, 1))  # before any list is made
     try:
         squares = parse_starts(board, starts)
     except ValueError as exc:
@@ -184,4 +227,14 @@ def run(
     return pl.from_arrow(pa.concat_tables(tables))
 
 
-__all__ = ["run", "sweep", "SweepSummary", "write_chunk", "chunk_path", "board_folder", "check_output_dir"]
+__all__ = [
+    "run",
+    "sweep",
+    "sweep_bytes",
+    "check_sweep_fits",
+    "SweepSummary",
+    "write_chunk",
+    "chunk_path",
+    "board_folder",
+    "check_output_dir",
+]
