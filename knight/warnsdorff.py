@@ -61,7 +61,7 @@ def tour(
     return run(board, square, rule, order=order, seed=seed, trial=trial, retries=retries)
 
 
-#: Bytes a square of one tour's run beyond its board storage, measured at the peak (the
+#: Bytes a square of one tour's run beyond its board storage, at its peak (the
 #: path as the kernel writes it, its board squares, the Tour's copy, temporaries).
 TOUR_SQUARE_BYTES = 40
 

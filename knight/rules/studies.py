@@ -34,7 +34,7 @@ from knight.core.checks import Problems, SettingError, boards_setting, order_set
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
 from knight.engine.squirrel_cull import check_board
-from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks
+from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks, sweep_bytes
 from knight.engine.sweep import run_chunk as run_sweep_chunk
 from knight.engine.tiebreak import (
     DEFAULT_ORDER,
@@ -587,7 +587,7 @@ def n_tasks(study: Study, rule: str, k: int) -> int:
 
 #: Estimated bytes of a row of the rules stage's runs kept in memory (Arrow tables and the
 #: frame made of them), of a start square's lists, and of a square of the board beyond
-#: the kernel's board storage; upper bounds of measured peaks.
+#: the kernel's board storage; upper bounds of a run's peaks (tests/faults/test_cost.py checks them).
 RULES_ROW_BYTES, START_BYTES, RULES_SQUARE_BYTES = 48, 32, 1
 
 
@@ -596,7 +596,7 @@ def run_bytes(board: Board, rule: str, starts: int, runs_per_start: int, *, orde
     ``runs_per_start`` rows each (trials), with ``workers`` threads: the rows, the start
     lists, and per worker two runs' board storage (:func:`knight.engine.walk.board_bytes`);
     over ``orders`` tie orders (the tie-tree engine), the sweep's estimate
-    (:func:`knight.sweep.driver.sweep_bytes`).
+    (:func:`knight.engine.sweep.sweep_bytes`).
 
     >>> run_bytes(Board(8, 8), "roth", 64, 1)
     5760
@@ -604,8 +604,6 @@ def run_bytes(board: Board, rule: str, starts: int, runs_per_start: int, *, orde
     5
     """
     if orders:
-        from knight.sweep.driver import sweep_bytes
-
         return sweep_bytes(board, starts, orders, workers=workers)
     from knight.engine.walk import board_bytes
 

@@ -2,12 +2,13 @@
 
 Each entry point estimates the peak memory of a request with a small function next to
 what it estimates (:func:`knight.warnsdorff.tour_bytes`,
-:func:`knight.sweep.driver.sweep_bytes`, :func:`knight.rules.studies.run_bytes`) and
+:func:`knight.engine.sweep.sweep_bytes`, :func:`knight.rules.studies.run_bytes`) and
 hands it to :func:`check_fits`, which compares it with what this process can still get:
 the machine's available memory (``MemAvailable`` of ``/proc/meminfo``) or, if lower,
 what is left under an address-space limit (``ulimit -v``, ``RLIMIT_AS``). A request
 that does not fit is refused with a one-line :class:`MemoryNeedError` giving both.
-The estimates are upper bounds of the measured peaks, not exact.
+The estimates are upper bounds of the peaks, not exact (tests/faults/test_cost.py holds them
+above what a run takes).
 """
 
 from __future__ import annotations

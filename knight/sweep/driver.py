@@ -26,6 +26,7 @@ from knight.engine.sweep import (
     SweepSpec,
     iter_chunks,
     parse_orders,
+    sweep_bytes,
     total_tasks,
 )
 
@@ -124,27 +125,6 @@ def check_output_dir(folder: str | Path, root: str | Path | None = None) -> None
         raise ValueError(f"output folder {folder}: cannot write there ({exc.strerror or exc})") from None
 
 
-#: Estimated peak bytes of a sweep: a row of the runs table kept in memory (the Arrow
-#: tables and the frame made of them), a square of the board (the symmetry group's
-#: tables and their temporaries, the start lists), and a square of one worker's tree
-#: state (its frames and padded board); upper bounds of the measured peaks.
-ROW_BYTES, SQUARE_BYTES, WORKER_SQUARE_BYTES = 32, 320, 128
-
-
-def sweep_bytes(board: Board, starts: int, orders: int, *, kept: int | None = None, workers: int = 1) -> int:
-    """Estimated peak bytes of a sweep of ``starts`` x ``orders`` runs on ``board`` with
-    ``workers`` threads, ``kept`` rows held at once (default all of them, as :func:`run`
-    returns them; ``knight sweep --out`` holds about two chunks).
-
-    >>> sweep_bytes(Board(8, 8), 64, 40320) // 2**20
-    78
-    >>> sweep_bytes(Board(10**4, 10**4), 10**8, 1) // 2**30
-    44
-    """
-    rows = starts * orders if kept is None else min(kept, starts * orders)
-    return ROW_BYTES * rows + (SQUARE_BYTES + WORKER_SQUARE_BYTES * workers) * board.size
-
-
 def _count(value, everything: int, named: dict[str, int] | None = None) -> int:
     """How many starts or orders ``value`` names: ``everything`` for "all"."""
     if value is None or value == "all":
@@ -230,7 +210,6 @@ def run(
 __all__ = [
     "run",
     "sweep",
-    "sweep_bytes",
     "check_sweep_fits",
     "SweepSummary",
     "write_chunk",
