@@ -47,16 +47,22 @@ def _chosen(argv: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from knight.runtime import faults
+    from knight.runtime.logs import interrupted, note_interrupts, one_line_interrupts
 
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(_chosen(argv)).parse_args(argv)
     faults.ignore_file_size_signal()
+    note_interrupts()
+    one_line_interrupts(f"knight {args.command}")
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"knight {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
+        if interrupted(exc):  # a Ctrl-C that a library turned into another error
+            print(f"knight {args.command}: interrupted", file=sys.stderr)
+            return 130
         cause = faults.describe(exc)
         if cause is not None:
             print(f"knight {args.command}: error: {cause}", file=sys.stderr)

@@ -25,7 +25,9 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import signal
 import sys
+import threading
 import traceback
 
 from knight.core import seal
@@ -42,13 +44,38 @@ _ONE_LINE = (KeyboardInterrupt, seal.SealError)
 _RECOVER = "run the workflow again: its start-up check removes the file and remakes it"
 
 
+#: Set when this process gets a Ctrl-C after :func:`note_interrupts`.
+_SIGINT = threading.Event()
+
+
+def note_interrupts() -> None:
+    """Remember a Ctrl-C when it comes (it still raises ``KeyboardInterrupt``), so that an
+    error it causes where Python cannot pass it on is told as the Ctrl-C it is: one that
+    lands while numba compiles and caches a kernel is swallowed by a ctypes callback, and
+    numba then fails with ``RuntimeError: no compiled object yet``. Only from the main
+    thread, and only over Python's own handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+
+    def handler(signum, frame):
+        _SIGINT.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
+
+
 def interrupted(value: BaseException | None) -> bool:
-    """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one.
+    """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one, or if
+    this process got a Ctrl-C (:func:`note_interrupts`) before it.
 
     A Ctrl-C that lands inside an import can come out wrapped: one in a class body's
     ``__set_name__`` (dataclasses, while ``dask.distributed`` is imported) is re-raised as
     ``RuntimeError: Error calling __set_name__ ...`` with the KeyboardInterrupt as its cause.
     """
+    if _SIGINT.is_set():
+        return True
     seen = set()
     while value is not None and id(value) not in seen:
         if isinstance(value, KeyboardInterrupt):
@@ -140,6 +167,7 @@ def script_logging(sm, name: str = "knight") -> logging.Logger:
     watchdog and ignores SIGXFSZ (module docstring)."""
     logger = logging.getLogger(name)
     faults.ignore_file_size_signal()
+    note_interrupts()
     if not sm.log:
         logging.basicConfig(level=logging.INFO, format=FORMAT)
         guard_job(sm, logger)
