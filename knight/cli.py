@@ -4,6 +4,12 @@ Each command module is light to import (argparse only) and names its one-line
 ``HELP``; its ``register(subparsers)`` builds the full parser and may import the
 library. Only the chosen command is registered in full, so ``knight --help`` and a
 single tour import no more than they use (no Dask, no matplotlib).
+
+Errors are one line on standard error, ``knight COMMAND: error: ...``: a bad argument
+(exit 2), a resource fault (:mod:`knight.runtime.faults`: a full disk, memory that ran
+out, a Dask scheduler that went away; exit 1), a Ctrl-C (exit 130). A write past
+``ulimit -f`` fails as a resource fault instead of killing the command (SIGXFSZ is
+ignored).
 """
 
 from __future__ import annotations
@@ -40,16 +46,31 @@ def _chosen(argv: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from knight.runtime import faults
+    from knight.runtime.logs import interrupted, note_interrupts, one_line_interrupts
+
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(_chosen(argv)).parse_args(argv)
+    faults.ignore_file_size_signal()
+    note_interrupts()
+    one_line_interrupts(f"knight {args.command}")
     try:
         return int(args.func(args) or 0)
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"knight {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print(f"knight {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if interrupted(exc):  # a Ctrl-C that a library turned into another error
+            print(f"knight {args.command}: interrupted", file=sys.stderr)
+            return 130
+        cause = faults.describe(exc)
+        if cause is not None:
+            print(f"knight {args.command}: error: {cause}", file=sys.stderr)
+            return 1
+        if isinstance(exc, (ValueError, FileNotFoundError)):
+            print(f"knight {args.command}: error: {exc}", file=sys.stderr)
+            return 2
+        raise
 
 
 def console() -> None:
@@ -62,6 +83,15 @@ def console() -> None:
     standard streams are still flushed at exit."""
     code = main()
     gc.freeze()
+    try:  # what the command printed, while a failure can still be told in one line
+        sys.stdout.flush()
+    except OSError as exc:
+        from knight.runtime import faults
+
+        cause = faults.describe(exc) or f"cannot write the output: {exc}"
+        print(f"knight: error: {cause.replace(':', ' writing standard output:', 1)}", file=sys.stderr)
+        sys.stdout = None  # nothing left to flush at exit
+        code = code or 1
     sys.exit(code)
 
 

@@ -272,3 +272,100 @@ def test_runs_table_needs_no_pandas_and_refuses_values_that_do_not_fit():
     with pytest.raises(ValueError, match="runs column end: values do not fit uint32"):
         _arrow(np.array([3, -1], np.int64), end)
     assert _arrow(np.array([True, False, True]), RUNS_SCHEMA.field("closed")).to_pylist() == [True, False, True]
+
+
+# --- the aggregates never mix boards ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_boards():
+    """Runs of 5x5 and 3x7 (one order each) in one frame, and each board's runs alone."""
+    import knight
+
+    alone = {name: knight.sweep.run(name, orders=["12345678", "87654321"]) for name in ("5x5", "3x7")}
+    return pl.concat(list(alone.values())), alone
+
+
+@pytest.mark.parametrize("board", [Board(3, 7), "3x7", " 3 x 7 "])
+def test_orders_of_one_board_of_several_equal_that_board_alone(two_boards, board):
+    from knight.sweep import tables
+
+    both, alone = two_boards
+    assert tables.orders(both, board=board).equals(tables.orders(alone["3x7"]))
+    assert tables.ends(both, board=board).equals(tables.ends(alone["3x7"]))
+    lazy = tables.orders(both.lazy(), board=board)
+    assert isinstance(lazy, pl.LazyFrame) and lazy.collect().equals(tables.orders(alone["3x7"]))
+
+
+def test_a_square_board_may_be_named_by_its_side(two_boards):
+    from knight.sweep import tables
+
+    both, alone = two_boards
+    for board in (5, "5", "5x5", Board(5, 5)):
+        assert tables.orders(both, board=board).equals(tables.orders(alone["5x5"]))
+    got = tables.board_tables(both, 5, check_classes=False)
+    want = tables.board_tables(alone["5x5"], Board(5, 5), check_classes=False)
+    assert all(got[name].equals(want[name]) for name in tables.TABLES)
+
+
+def test_several_boards_without_board_are_refused_in_one_line(two_boards):
+    from knight.sweep import tables
+
+    both, _ = two_boards
+    for fn in (tables.orders, tables.ends, tables.one_board):
+        with pytest.raises(ValueError) as err:
+            fn(both.lazy())
+        assert str(err.value) == ("runs hold boards 3x7, 5x5: give board= one of them, or filter the runs to one board")
+    with pytest.raises(ValueError, match="^runs hold no rows: there is no board to count$"):
+        tables.orders(both.head(0))
+
+
+@pytest.mark.parametrize("board", [8, "8x8", Board(8, 8)])
+def test_a_board_not_in_the_runs_is_refused_naming_both(two_boards, board):
+    from knight.sweep import tables
+
+    both, _ = two_boards
+    for fn in (tables.orders, tables.ends, tables.board_tables):
+        with pytest.raises(ValueError) as err:
+            fn(both, board)
+        assert str(err.value) == "board 8x8 is not in the runs, which hold 3x7, 5x5"
+    with pytest.raises(ValueError, match=r"^board 'eight' is not N or RxC"):
+        tables.orders(both, board="eight")
+
+
+def test_boards_are_grouped_where_a_table_spans_them(two_boards):
+    from knight.sweep import tables
+
+    both, alone = two_boards
+    for fn in (tables.completion, tables.starts):
+        assert fn(both).equals(pl.concat([fn(alone["3x7"]), fn(alone["5x5"])]))
+    orders = pl.concat([tables.orders(alone["3x7"]), tables.orders(alone["5x5"])])
+    assert tables.classes(orders).equals(
+        pl.concat([tables.classes(tables.orders(r)) for r in alone.values()]).sort("rows", "cols", "class_id")
+    )
+
+
+def test_a_table_given_the_wrong_frame_says_what_it_needs(two_boards):
+    import knight
+    from knight.sweep import tables
+
+    both, _ = two_boards
+    with pytest.raises(ValueError) as err:
+        tables.classes(both.lazy())
+    assert str(err.value) == (
+        "classes needs the table of orders(runs), one row per order, not runs: call classes(orders(runs))"
+    )
+    order_table = tables.orders(both, board=5)
+    with pytest.raises(ValueError, match="^starts needs a runs table: the frame has no columns start, end "):
+        tables.starts(order_table)
+    with pytest.raises(ValueError, match="^the table needs a runs table: the frame has no columns start, end"):
+        tables.orders(order_table)  # would count each order once
+    lazy = both.lazy()
+    with pytest.raises(
+        ValueError, match="^completion needs the rules stage's runs: the frame has no columns rule, attempts"
+    ):
+        knight.rules.tables.completion(lazy)
+    with pytest.raises(
+        ValueError, match="^times needs the rules stage's times table: the frame has no columns rule, runs"
+    ):
+        knight.rules.tables.times(lazy)

@@ -175,7 +175,7 @@ def rate(claim: Claim, runs) -> Finding:
         return f"m = {r['m']:,}: {100 * r['rate']:.1f} % ({100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f} %)"
 
     if rows.height == 1:
-        text = f"found {one(rows.row(0, named=True))}, {rows['runs'][0]:,} runs; claimed {word} {100 * p:g} %"
+        text = f"{one(rows.row(0, named=True))}, {rows['runs'][0]:,} runs; claimed {word} {100 * p:g} %"
     else:
         text = (
             f"claimed {word} {100 * p:g} %: within the interval on {rows.height - bad.height:,} of "

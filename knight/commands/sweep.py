@@ -43,9 +43,13 @@ def main(args: argparse.Namespace) -> int:
     from knight.engine.sweep import SweepSpec, parse_orders, total_tasks
     from knight.runtime.cluster import dask_client
     from knight.runtime.progress import Progress
-    from knight.sweep.driver import board_folder, check_output_dir, sweep
+    from knight.sweep.driver import board_folder, check_output_dir, check_sweep_fits, sweep
 
     board, workers = board_and_workers(args)
+    # Rows of about two chunks are held at once (one written, the next gathered).
+    kept = 2 * args.chunk_runs if args.chunk_runs > 0 else None
+    local = 0 if args.scheduler else workers  # a scheduler's workers are not in this process
+    check_sweep_fits(board, "all", args.orders or "all", kept=kept, workers=local)
     try:
         spec = SweepSpec(
             board,
@@ -58,7 +62,7 @@ def main(args: argparse.Namespace) -> int:
         raise exc.renamed({"chunk_runs": "--chunk-runs"}) from None
     held = contextlib.nullcontext()
     if args.out:
-        check_output_dir(board_folder(args.out, board, spec.rule))  # before any computing
+        check_output_dir(board_folder(args.out, board, spec.rule), root=args.out)  # before any computing
         held = writing(board_folder(args.out, board, spec.rule))  # a second writer is refused at once
     with (
         held,

@@ -15,7 +15,11 @@ bytes and SHA-256 taken from the parts' seals. So:
   default), naming the file;
 - a writer starts by removing the manifest, leftover temporary files and stale parts,
   so a reused folder never holds rows of two runs; :func:`writing` keeps a second
-  writer out of the folder while one runs.
+  writer out of the folder while one runs;
+- a writer never writes or clears through a symbolic link: a dataset folder that is a
+  link (or, below the output root the caller named, has a link among its parents) is
+  refused, naming the link (:func:`refuse_links`), so a link cannot make it delete or
+  overwrite files elsewhere.
 
 :func:`scan` is the reader the project ships (``pl.scan_parquet`` over the verified
 parts, Hive partitions as columns).
@@ -165,10 +169,30 @@ def _same_bytes(path: Path, sealed: dict | None, sha: str) -> bool:
     return True
 
 
+def refuse_links(folder: str | os.PathLike, root: str | os.PathLike | None = None) -> None:
+    """Raise a one-line :class:`DatasetError` naming the link when ``folder``, or a folder
+    between ``root`` (excluded: the output root the caller named may be a link, e.g. to a
+    scratch disk) and ``folder``, is a symbolic link; a link would send the writer's
+    deletions and files into the folder it points to."""
+    folder = Path(folder)
+    chain = [folder]
+    if root is not None:
+        below = folder.relative_to(Path(root)).parts
+        chain = [Path(root).joinpath(*below[: i + 1]) for i in range(len(below))][::-1]
+    for path in chain:
+        if path.is_symlink():
+            raise DatasetError(
+                f"output folder {folder}: {path} is a symbolic link (to {os.readlink(path)}); the writer never "
+                "writes through a link: remove the link, or name the real folder"
+            )
+
+
 def begin(folder: str | os.PathLike) -> None:
     """Make ``folder`` ready for a fresh run: remove its manifest first (the folder is then
-    unfinished), then every part, their seals and leftover temporary files."""
+    unfinished), then every part, their seals and leftover temporary files. A folder that
+    is a symbolic link is refused first (:func:`refuse_links`)."""
     folder = Path(folder)
+    refuse_links(folder)
     if not folder.exists():
         return
     seal.remove(folder / MANIFEST)
@@ -183,10 +207,17 @@ def writing(folder: str | os.PathLike) -> Iterator[Path]:
     """Hold ``folder`` for one writer: an exclusive lock on ``FOLDER/.writer.lock`` for as
     long as the block runs. A second writer is refused at once with a one-line
     :class:`DatasetError`. The lock is the operating system's (``flock``), so it ends with
-    the process that holds it: a killed writer never leaves the folder blocked."""
+    the process that holds it: a killed writer never leaves the folder blocked. A folder
+    (or lock file) that is a symbolic link is refused."""
     folder = Path(folder)
+    refuse_links(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise DatasetError(f"output folder {folder}: {folder / LOCK} is a symbolic link; remove it") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -22,6 +22,24 @@ def square_coords(expr_square: str, out_prefix: str = "") -> list[pl.Expr]:
     ]
 
 
+def need_columns(frame: pl.LazyFrame | pl.DataFrame, columns, aggregate: str, wanted: str) -> None:
+    """One-line ``ValueError`` when ``frame`` lacks any of ``columns``: ``aggregate`` needs
+    ``wanted`` (e.g. "a runs table"), and the message names the missing columns. Reads the
+    schema only (``collect_schema``: nothing is computed).
+
+    >>> need_columns(pl.LazyFrame({"rows": [5]}), ["rows", "start"], "starts", "a runs table")
+    Traceback (most recent call last):
+    ValueError: starts needs a runs table: the frame has no column start (it has rows)
+    """
+    have = frame.collect_schema().names()
+    missing = [c for c in columns if c not in have]
+    if missing:
+        raise ValueError(
+            f"{aggregate} needs {wanted}: the frame has no column{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)} (it has {', '.join(have) or 'none'})"
+        )
+
+
 def same_kind(aggregate):
     """Let ``aggregate(LazyFrame, ...) -> LazyFrame`` take a ``DataFrame`` too and then
     return a ``DataFrame`` (collected): a notebook gets rows, a pipeline a lazy query."""

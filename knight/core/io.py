@@ -42,9 +42,11 @@ def atomic_path(path: str | os.PathLike):
         seal.write_seal(path, tmp)
         os.replace(tmp, path)
         seal.remember(path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, Exception) and not any(n.startswith("writing ") for n in getattr(exc, "__notes__", ())):
+            exc.add_note(f"writing {path}")  # names the file in a one-line fault (knight.runtime.faults)
         raise
 
 

@@ -222,6 +222,27 @@ def iter_chunks(spec: SweepSpec, client=None, progress=None, workers: int = 1) -
         t0 = time.perf_counter()
 
 
+#: Estimated peak bytes of a sweep: a row of the runs table kept in memory (the Arrow
+#: tables and the frame made of them), a square of the board (the symmetry group's
+#: tables and their temporaries, the start lists), and a square of one worker's tree
+#: state (its frames and padded board); upper bounds of a sweep's peaks (tests/faults/test_cost.py checks them).
+ROW_BYTES, SQUARE_BYTES, WORKER_SQUARE_BYTES = 32, 320, 128
+
+
+def sweep_bytes(board: Board, starts: int, orders: int, *, kept: int | None = None, workers: int = 1) -> int:
+    """Estimated peak bytes of a sweep of ``starts`` x ``orders`` runs on ``board`` with
+    ``workers`` threads, ``kept`` rows held at once (default all of them, as :func:`run`
+    returns them; ``knight sweep --out`` holds about two chunks).
+
+    >>> sweep_bytes(Board(8, 8), 64, 40320) // 2**20
+    78
+    >>> sweep_bytes(Board(10**4, 10**4), 10**8, 1) // 2**30
+    44
+    """
+    rows = starts * orders if kept is None else min(kept, starts * orders)
+    return ROW_BYTES * rows + (SQUARE_BYTES + WORKER_SQUARE_BYTES * workers) * board.size
+
+
 def parse_orders(orders) -> np.ndarray:
     """Ranks of ``"all"`` or a list of order strings."""
     if orders is None or orders == "all":
@@ -249,4 +270,5 @@ __all__ = [
     "chunk_tasks",
     "total_tasks",
     "parse_orders",
+    "sweep_bytes",
 ]

@@ -230,11 +230,12 @@ class Plan:
         claims, which run when asked for)."""
         if stage is None:
             stages = ("sweep", "tables", "queens", "exact", "figures", "rules")
-            return list(dict.fromkeys(t for s in stages for t in self.targets(s)))
+            joined = self._sweep_targets(self.swept_boards)  # their parts too: a deleted one is remade
+            return list(dict.fromkeys([*(t for s in stages for t in self.targets(s)), *joined]))
         return getattr(self, f"_{stage}_targets")()
 
-    def _sweep_targets(self) -> list[str]:
-        boards = self.swept_boards
+    def _sweep_targets(self, boards: list[str] | None = None) -> list[str]:
+        boards = self.boards if boards is None else boards
         return [f for b in boards for f in self.sweep_parts(b)] + [self.sweep_manifest(b) for b in boards]
 
     def _tables_targets(self) -> list[str]:

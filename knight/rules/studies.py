@@ -34,7 +34,7 @@ from knight.core.checks import Problems, SettingError, boards_setting, order_set
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
 from knight.engine.squirrel_cull import check_board
-from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks
+from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks, sweep_bytes
 from knight.engine.sweep import run_chunk as run_sweep_chunk
 from knight.engine.tiebreak import (
     DEFAULT_ORDER,
@@ -43,6 +43,7 @@ from knight.engine.tiebreak import (
     DEFAULT_TRIALS,
     ORDER_RULES,
     RANDOM_RULES,
+    RULES,
     check_setting,
     rule_code,
 )
@@ -561,12 +562,54 @@ def run_chunk(study: Study, rule: str, k: int, client=None, progress=None, worke
     return ChunkResult(table, times, steps, time.perf_counter() - t0)
 
 
+def _check_fits(board: Board, rule: str, starts, orders, trials, workers) -> None:
+    """Refuse, in one line, a :func:`run` whose :func:`run_bytes` do not fit in memory,
+    before any list of starts is made (arguments as :func:`run` takes them; values it
+    would refuse are left to its own checks)."""
+    from knight.runtime.memory import check_fits
+
+    if rule not in RULES or isinstance(trials, bool) or not isinstance(trials, int) or not isinstance(workers, int):
+        return
+    n_starts = board.size if starts == "all" else 1 if starts == "corner" else len(starts)
+    n_orders = 0 if orders == "default" else N_ORDERS if orders == "all" else len(orders)
+    trials = max(trials, 1) if rule in RANDOM_RULES else 1  # the other rules run once a start
+    need = run_bytes(board, rule, n_starts, trials, orders=n_orders, workers=max(workers, 1))
+    check_fits(f"rules run of {rule} on {board.name} ({n_starts * trials * max(n_orders, 1):,} runs)", need)
+
+
 def n_tasks(study: Study, rule: str, k: int) -> int:
     """Dask tasks of one chunk (for progress lines)."""
     chunk = study.chunks(rule)[k]
     if chunk.kind == "tree":
         return len(chunk_tasks(chunk.sweep, chunk.sweep_chunk))
     return len(walk_tasks(study, chunk))
+
+
+#: Estimated bytes of a row of the rules stage's runs kept in memory (Arrow tables and the
+#: frame made of them), of a start square's lists, and of a square of the board beyond
+#: the kernel's board storage; upper bounds of a run's peaks (tests/faults/test_cost.py checks them).
+RULES_ROW_BYTES, START_BYTES, RULES_SQUARE_BYTES = 48, 32, 1
+
+
+def run_bytes(board: Board, rule: str, starts: int, runs_per_start: int, *, orders: int = 0, workers: int = 1) -> int:
+    """Estimated peak bytes of :func:`run` of ``rule`` on ``board`` from ``starts`` starts,
+    ``runs_per_start`` rows each (trials), with ``workers`` threads: the rows, the start
+    lists, and per worker two runs' board storage (:func:`knight.engine.walk.board_bytes`);
+    over ``orders`` tie orders (the tie-tree engine), the sweep's estimate
+    (:func:`knight.engine.sweep.sweep_bytes`).
+
+    >>> run_bytes(Board(8, 8), "roth", 64, 1)
+    5760
+    >>> run_bytes(Board(40000, 40000), "fixed", 1, 1) // 2**30
+    5
+    """
+    if orders:
+        return sweep_bytes(board, starts, orders, workers=workers)
+    from knight.engine.walk import board_bytes
+
+    rows = starts * runs_per_start
+    storage = workers * board_bytes(board, rule_code(rule), runs=2)
+    return RULES_ROW_BYTES * rows + START_BYTES * starts + RULES_SQUARE_BYTES * board.size + storage
 
 
 def run(
@@ -612,6 +655,7 @@ def run(
         starts = tuple(sorted({board.human(square_arg(board, s, name="starts")) for s in starts}))
     if not isinstance(orders, str):
         orders = tuple(sorted({str(o).strip() for o in orders}))
+    _check_fits(board, rule, starts, orders, trials, workers)
     try:
         spec = RuleSpec(rule, order=str(order).strip(), seed=seed, trials=trials, retries=retries)
         study = Study("api", (spec,), (board,), starts=starts, orders=orders)

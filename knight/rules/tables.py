@@ -4,18 +4,25 @@ Every aggregate takes runs (:data:`knight.rules.studies.RUNS_SCHEMA`, e.g. from
 :func:`knight.rules.run`, with a ``study`` column where they come from the workflow) as a
 ``LazyFrame`` and returns a ``LazyFrame`` (nothing collected), or as a ``DataFrame`` and
 returns a ``DataFrame``. Without a ``study`` column the tables have none. Boards are
-``rows`` x ``cols``; squares appear as indices and 1-based ``row``/``col``.
+``rows`` x ``cols``; squares appear as indices and 1-based ``row``/``col``. Every table
+groups by board (and rule, and study), so runs of many boards are never mixed; a frame
+without the columns a table reads is refused in one line naming them (its schema is
+read, nothing is computed).
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from knight.core.frames import same_kind, square_coords, wilson
+from knight.core.frames import need_columns, same_kind, square_coords, wilson
 from knight.engine.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
 KEYS = ["study", "rule", "rows", "cols"]
+
+
+def _need(frame: pl.LazyFrame, table: str, *columns: str, wanted: str = "the rules stage's runs") -> None:
+    need_columns(frame, ["rule", "rows", "cols", *columns], table, wanted)
 
 
 def keys(runs: pl.LazyFrame, *names: str) -> list[str]:
@@ -34,6 +41,7 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
     >>> completion(knight.rules.run(8, "random", trials=100, seed=1)).select("runs", "complete").rows()
     [(100, 96)]
     """
+    _need(runs, "completion", "start", "complete", "closed", "attempts")
     random = pl.col("rule").is_in(list(RANDOM_RULES))
     low, high = wilson(pl.col("complete"), pl.col("runs"))
     by = keys(runs)
@@ -61,6 +69,7 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per study and deterministic rule, from (1, 1) (start square 0): boards run, the
     boards on which the run is not a complete tour (smallest first, as ``RxC`` names),
     the smallest of them and the largest board run."""
+    _need(runs, "failures", "start", "visited", "complete")
     name = pl.format("{}x{}", "rows", "cols")
     corner = runs.filter((pl.col("start") == 0) & ~pl.col("rule").is_in(list(RANDOM_RULES)))
     by = keys(runs, "study", "rule")
@@ -85,6 +94,7 @@ def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
     """The thesis's table 57 from runs of one order from every start: per study, rule
     and board, starts run, complete and closed tours, and the starts whose tour closes
     (1-based ``(row, col)`` as text)."""
+    _need(runs, "table57", "start", "complete", "closed")
     label = pl.format("({},{})", *square_coords("start", "s_"))
     by = keys(runs)
     return (
@@ -104,6 +114,7 @@ def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
 def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
     """random-order: per study and board, runs still without a complete tour after
     ``after`` attempts, for ``after`` = 1 .. the most attempts any run made (figure 20)."""
+    _need(runs, "retries", "attempts", "complete")
     ro = runs.filter(pl.col("rule") == "random-order")
     by = keys(runs, "study", "rows", "cols")
     total = ro.group_by(by).agg(
@@ -131,6 +142,7 @@ def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
 def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per study, rule, board and square (runs from every start): complete tours ending
     there and closed tours starting there (figures 27 and 28)."""
+    _need(runs, "ends", "start", "end", "complete", "closed")
     by = keys(runs)
     ending = (
         runs.filter(pl.col("complete"))
@@ -156,6 +168,7 @@ def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
 def times(times: pl.LazyFrame) -> pl.LazyFrame:
     """Per study, rule and board: runs, knight steps, compute seconds (summed over the
     jobs' tasks) and steps per second."""
+    _need(times, "times", "runs", "steps", "seconds", wanted="the rules stage's times table")
     by = keys(times)
     return (
         times.group_by(by)
@@ -169,6 +182,7 @@ def times(times: pl.LazyFrame) -> pl.LazyFrame:
 def squirrel_cull(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Squirrel and Cull's runs (from (1, 1) on m x m boards): per study and m, squares
     visited, the board's squares, the fraction covered, complete and closed."""
+    _need(runs, "squirrel_cull", "visited", "complete", "closed")
     by = keys(runs, "study")
     return (
         runs.filter(pl.col("rule") == "squirrel-cull")

@@ -8,6 +8,10 @@ scheduler file that ``dask scheduler --scheduler-file F`` writes on a shared
 filesystem (the way batch systems hand out addresses). Either is checked before
 use: a scheduler that does not answer within ``timeout`` seconds fails with a
 one-line ``ConnectionError`` naming it, instead of Dask's long wait and traceback.
+
+A local cluster listens on loopback only (127.0.0.1): its scheduler and workers talk in
+process, and each still opens an HTTP server, bound to 127.0.0.1 on a free port, that
+answers no route unless a dashboard is asked for (:func:`dask_client`'s ``dashboard``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import dask
 from dask.distributed import Client, LocalCluster
 
 from knight.core.checks import Problems
@@ -178,12 +183,58 @@ def _logger_level(name: str, level: int) -> Iterator[None]:
         logger.setLevel(before)
 
 
+#: Where a local cluster's HTTP servers listen when no dashboard is asked for: loopback,
+#: a free port. (Dask starts them whatever ``dashboard_address`` says; None means port
+#: 8787 on every interface.)
+LOOPBACK_HTTP = "127.0.0.1:0"
+#: Dask's HTTP routes, emptied for a local cluster without a dashboard: its servers then
+#: answer 404 to everything (no identity, no worker list, no metrics).
+_NO_ROUTES = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+
+
+def check_dashboard(address: str | None) -> str | None:
+    """``address`` (``HOST:PORT``, e.g. ``127.0.0.1:8787``; port 0 for a free one) if it is
+    one, None for none; otherwise a one-line ``ValueError`` naming it.
+
+    >>> check_dashboard("127.0.0.1:8787"), check_dashboard(None)
+    ('127.0.0.1:8787', None)
+    >>> check_dashboard("8787")
+    Traceback (most recent call last):
+    ValueError: dask dashboard '8787': not an address like 127.0.0.1:8787
+    """
+    if address is None:
+        return None
+    host, sep, port = str(address).rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535 or any(c.isspace() for c in host):
+        raise ValueError(f"dask dashboard {address!r}: not an address like 127.0.0.1:8787")
+    return str(address)
+
+
+def _local_cluster(workers: int, dashboard: str | None) -> LocalCluster:
+    """A started in-process cluster of ``workers`` one-thread workers (:func:`dask_client`)."""
+    with dask.config.set({} if dashboard else _NO_ROUTES):  # read as the servers start
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=dashboard or LOOPBACK_HTTP,
+            worker_dashboard_address=LOOPBACK_HTTP,
+            scheduler_kwargs={"dashboard": dashboard is not None},
+            silence_logs=logging.ERROR,
+            # Threads of one process: each worker would see the whole process's memory and
+            # pause at 80 % of its share of the limit (a Slurm job's --mem reaches Dask as
+            # RLIMIT_RSS), so a 2-thread job with a small --mem would wait for ever.
+            memory_limit=0,
+        )
+
+
 @contextlib.contextmanager
 def dask_client(
     workers: int | None = None,
     scheduler: str | None = None,
     scheduler_file: str | os.PathLike | None = None,
     timeout: float = SCHEDULER_TIMEOUT,
+    dashboard: str | None = None,
 ) -> Iterator[Client]:
     """Yield a client: to an existing scheduler if named, else a local cluster of ``workers`` threads.
 
@@ -191,8 +242,13 @@ def dask_client(
     ``dask scheduler --scheduler-file``) are exclusive; they are checked first with
     :func:`check_scheduler`, so an unreachable one fails within ``timeout`` s with a
     one-line message. Otherwise ``workers`` defaults to 1, and the local cluster runs
-    in-process (``processes=False``) with one thread per worker and no dashboard, so
-    it starts in well under a second. Dask's logger (``distributed``) stays at ERROR
+    in-process (``processes=False``) with one thread per worker, so it starts in well
+    under a second, and listens on loopback only: its scheduler's and workers' HTTP
+    servers are bound to 127.0.0.1 on free ports and answer no route. ``dashboard``
+    (the config's ``dask.dashboard``), an address such as ``"127.0.0.1:8787"``, serves
+    the scheduler's dashboard and Dask's HTTP routes there instead (``":8787"`` on every
+    interface: the caller's choice); it does not apply to an existing scheduler, which
+    serves what it was started with. Dask's logger (``distributed``) stays at ERROR
     (WARNING with a scheduler) until the client has closed: closing connections log
     their own tracebacks at INFO, and those would read as failures in a job's log. For
     the same reason the ``asyncio`` logger drops a closing cluster's timed-out wait that
@@ -210,23 +266,14 @@ def dask_client(
     workers = 1 if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"dask workers must be at least 1, got {workers}")
-    # The in-process scheduler always opens an HTTP port (8787, or a free one when that
-    # is taken by another cluster, with a warning that means nothing here).
+    dashboard = check_dashboard(dashboard)
+    # A dashboard asked for on a port another cluster holds moves to a free one, with a
+    # warning that means nothing in a job's log.
     warnings.filterwarnings("ignore", message="Port 8787 is already in use", category=UserWarning)
     logging.getLogger("asyncio").addFilter(_CLOSE_TIMEOUT)  # for good: logged at garbage collection
     with (
         _logger_level("distributed", logging.ERROR),
-        LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=False,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-            # Threads of one process: each worker would see the whole process's memory and
-            # pause at 80 % of its share of the limit (a Slurm job's --mem reaches Dask as
-            # RLIMIT_RSS), so a 2-thread job with a small --mem would wait for ever.
-            memory_limit=0,
-        ) as cluster,
+        _local_cluster(workers, dashboard) as cluster,
         Client(cluster, set_as_default=False) as client,
     ):
         yield client
@@ -237,7 +284,8 @@ class DaskSettings:
     """Where a job's tasks run (the workflow's ``dask`` section): ``workers`` threads of a
     local cluster (``"auto"``: the threads Snakemake gives the job), or an existing
     scheduler by address or scheduler file; a job waits at most ``wait_for_workers``
-    seconds for a scheduler that has no workers. None of it can change a result.
+    seconds for a scheduler that has no workers; a local cluster serves its dashboard at
+    ``dashboard`` (none by default). None of it can change a result.
 
     >>> DaskSettings.from_config({"workers": 2}).threads(cores=8)
     2
@@ -250,6 +298,7 @@ class DaskSettings:
     scheduler: str | None = None
     scheduler_file: str | None = None
     wait_for_workers: float = 300.0
+    dashboard: str | None = None
 
     @classmethod
     def from_config(cls, section: Mapping) -> DaskSettings:
@@ -265,8 +314,10 @@ class DaskSettings:
         wait = section.get("wait_for_workers", cls.wait_for_workers)
         if isinstance(wait, bool) or not isinstance(wait, int | float) or wait <= 0:
             found.add("wait_for_workers", f"{wait!r}: must be a number of seconds above 0")
+        with found.under("dashboard"):
+            dashboard = check_dashboard(section.get("dashboard"))
         found.raise_any()
-        return cls(workers, scheduler or None, scheduler_file or None, float(wait))
+        return cls(workers, scheduler or None, scheduler_file or None, float(wait), dashboard)
 
     @property
     def external(self) -> bool:
@@ -295,7 +346,9 @@ class DaskSettings:
 
         with (
             dask.config.set({"knight.wait-for-workers": self.wait_for_workers}),
-            dask_client(self.local_workers(threads), self.scheduler, self.scheduler_file) as client,
+            dask_client(
+                self.local_workers(threads), self.scheduler, self.scheduler_file, dashboard=self.dashboard
+            ) as client,
         ):
             yield client
 

@@ -4,7 +4,15 @@
 log file and points the process's standard error there too, so warnings of libraries,
 Dask's messages and a failing job's traceback all end up in that one file. The
 traceback is also shown on the original standard error (Snakemake's console); a
-Ctrl-C, or a stored input that fails its check, is one line there instead.
+Ctrl-C, a stored input that fails its check, or a resource fault (a full disk, memory
+that ran out, a Dask scheduler that went away: :mod:`knight.runtime.faults`) is one
+line there instead, ``RULE (LOG): CAUSE``, with the traceback in the log only. A log
+file that cannot be written (its disk is full) ends the job the same way, in one line
+naming the log, instead of Python's bare exit status 120.
+
+A job stops, in one line in its log, when Snakemake above it is killed
+(:mod:`knight.runtime.watchdog`), and ignores SIGXFSZ, so that a write past
+``ulimit -f`` fails (one line) instead of killing it.
 
 It also guards what the job reads and writes (:mod:`knight.core.seal`): every input is
 checked against its seal before the script goes on (a damaged input stops the job,
@@ -17,10 +25,14 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import signal
 import sys
+import threading
 import traceback
 
 from knight.core import seal
+from knight.runtime import faults
+from knight.runtime.watchdog import watch_parent
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -32,13 +44,38 @@ _ONE_LINE = (KeyboardInterrupt, seal.SealError)
 _RECOVER = "run the workflow again: its start-up check removes the file and remakes it"
 
 
+#: Set when this process gets a Ctrl-C after :func:`note_interrupts`.
+_SIGINT = threading.Event()
+
+
+def note_interrupts() -> None:
+    """Remember a Ctrl-C when it comes (it still raises ``KeyboardInterrupt``), so that an
+    error it causes where Python cannot pass it on is told as the Ctrl-C it is: one that
+    lands while numba compiles and caches a kernel is swallowed by a ctypes callback, and
+    numba then fails with ``RuntimeError: no compiled object yet``. Only from the main
+    thread, and only over Python's own handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+
+    def handler(signum, frame):
+        _SIGINT.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
+
+
 def interrupted(value: BaseException | None) -> bool:
-    """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one.
+    """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one, or if
+    this process got a Ctrl-C (:func:`note_interrupts`) before it.
 
     A Ctrl-C that lands inside an import can come out wrapped: one in a class body's
     ``__set_name__`` (dataclasses, while ``dask.distributed`` is imported) is re-raised as
     ``RuntimeError: Error calling __set_name__ ...`` with the KeyboardInterrupt as its cause.
     """
+    if _SIGINT.is_set():
+        return True
     seen = set()
     while value is not None and id(value) not in seen:
         if isinstance(value, KeyboardInterrupt):
@@ -67,41 +104,141 @@ def one_line_interrupts(name: str) -> None:
     sys.unraisablehook = hook
 
 
+#: Exit status of a job stopped by its log file or its parent (not by an exception).
+EXIT_STOPPED = 1
+
+
+class LogFile:
+    """The job's log file as a text stream that never raises: a write or flush that fails
+    (the disk is full) is kept as :attr:`error`, and what follows is dropped, so that
+    logging, warnings and the interpreter's last flush at exit do not turn the fault
+    into tracebacks nobody can read or Python's bare exit status 120."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._file = open(path, "a", buffering=1, encoding="utf-8")
+        self.error: OSError | None = None
+
+    def fileno(self) -> int:
+        return self._file.fileno()
+
+    def write(self, text: str) -> int:
+        if self.error is None:
+            try:
+                self._file.write(text)
+            except OSError as exc:
+                self.error = exc
+        return len(text)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self._file.flush()
+            except OSError as exc:
+                self.error = exc
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str):  # encoding, errors, closed, ...: the file's own
+        return getattr(self._file, name)
+
+    def fault(self) -> str | None:
+        """The failed write as one line (``disk full writing LOG: [Errno 28] ...``), or None."""
+        if self.error is None:
+            return None
+        cause = faults.describe(self.error) or f"cannot write: {self.error}"
+        return cause.replace(":", f" writing {self.path}:", 1) if " writing " not in cause else cause
+
+
+def _say(console, line: str) -> None:
+    """``line`` on the console (Snakemake's stderr), which may be gone too."""
+    try:
+        console.write(line + "\n")
+        console.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def script_logging(sm, name: str = "knight") -> logging.Logger:
     """Logger for a Snakemake script ``sm`` (the injected ``snakemake`` object), writing
     to ``sm.log[0]``; a script without a log file logs to standard error. Checks the
-    job's inputs against their seals first (:func:`guard_job`)."""
+    job's inputs against their seals first (:func:`guard_job`); starts the parent
+    watchdog and ignores SIGXFSZ (module docstring)."""
     logger = logging.getLogger(name)
+    faults.ignore_file_size_signal()
+    note_interrupts()
     if not sm.log:
         logging.basicConfig(level=logging.INFO, format=FORMAT)
         guard_job(sm, logger)
+        _watch(logger, sys.stderr, getattr(sm, "rule", "job"), None)
         return logger
     path = str(sm.log[0])
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    log_file = open(path, "a", buffering=1, encoding="utf-8")
+    log_file = LogFile(path)
     console = os.fdopen(os.dup(2), "w", buffering=1)
     os.dup2(log_file.fileno(), 2)  # C-level and Python writes to stderr land in the log
     sys.stderr = log_file
     logging.basicConfig(level=logging.INFO, format=FORMAT, stream=log_file, force=True)
     logging.captureWarnings(True)
     job = f"{getattr(sm, 'rule', 'job')} ({path})"
+    sys.excepthook = _excepthook(logger, console, job, log_file)
+    guard_job(sm, logger)
+    atexit.register(_log_check, console, job, log_file)  # after guard_job's: runs before its sealing
+    _watch(logger, console, job, log_file)
+    return logger
+
+
+def _excepthook(logger: logging.Logger, console, job: str, log_file: LogFile):
+    """The job's excepthook: one line for a Ctrl-C, a seal failure or a resource fault
+    (the traceback of a fault still in the log), the traceback for anything else."""
 
     def excepthook(kind, value, tb):
         _failed.append(kind)
         stopped = interrupted(value)
+        cause = None if stopped else faults.describe(value)
+        text = "".join(traceback.format_exception(kind, value, tb))
         if stopped or issubclass(kind, _ONE_LINE):
             line = "interrupted (Ctrl-C)" if stopped else str(value)
             logger.error("job stopped: %s", line)
-            console.write(f"{job}: {line}\n")
+        elif cause is not None:
+            line = cause
+            logger.error("job failed: %s\n%s", line, text.rstrip())
         else:
-            text = "".join(traceback.format_exception(kind, value, tb))
             logger.error("job failed:\n%s", text.rstrip())
-            console.write(text)
-        console.flush()
+            line = None
+        lost = log_file.fault()
+        if line is None:
+            _say(console, text.rstrip() if lost is None else f"{text.rstrip()}\n{job}: {lost}")
+        else:
+            _say(console, f"{job}: {line}" if lost is None or cause is not None else f"{job}: {lost}")
 
-    sys.excepthook = excepthook
-    guard_job(sm, logger)
-    return logger
+    return excepthook
+
+
+def _log_check(console, job: str, log_file: LogFile) -> None:
+    """At exit of a job that raised nothing: a log that could not be written fails the
+    job in one line, before its outputs are sealed (``os._exit``: nothing else runs)."""
+    lost = log_file.fault()
+    if lost is None or _failed:
+        return
+    _say(console, f"{job}: {lost}")
+    os._exit(EXIT_STOPPED)
+
+
+def _watch(logger: logging.Logger, console, job: str, log_file: LogFile | None) -> None:
+    """Stop the job when its parent (Snakemake) is gone: one line in the log (and on the
+    console, if anyone still reads it), exit :data:`EXIT_STOPPED`, outputs not sealed."""
+
+    def stop(line: str) -> None:
+        _failed.append(SystemExit)
+        logger.error(line)
+        if log_file is not None:
+            log_file.flush()
+        _say(console, f"{job}: {line}")
+        os._exit(EXIT_STOPPED)
+
+    watch_parent(stop)
 
 
 def guard_job(sm, logger: logging.Logger) -> None:

@@ -26,6 +26,7 @@ from knight.engine.sweep import (
     SweepSpec,
     iter_chunks,
     parse_orders,
+    sweep_bytes,
     total_tasks,
 )
 
@@ -73,13 +74,14 @@ def sweep(
     :mod:`knight.core.dataset`). ``on_chunk(result)`` is called with each chunk's
     :class:`ChunkResult`, in order.
 
-    The output folder is checked before any computing; earlier parts of the board's
-    folder are removed first, so a reused folder never holds two runs' rows.
+    The output folder is checked before any computing (:func:`check_output_dir`: no
+    symbolic link below ``out_dir``); earlier parts of the board's folder are removed
+    first, so a reused folder never holds two runs' rows.
     """
     folder = None
     if out_dir is not None:
         folder = board_folder(out_dir, spec.board, spec.rule)
-        check_output_dir(folder)
+        check_output_dir(folder, root=out_dir)
         dataset.begin(folder)
     t0 = time.perf_counter()
     runs = complete = closed = steps = 0
@@ -102,9 +104,13 @@ def sweep(
     return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
 
 
-def check_output_dir(folder: str | Path) -> None:
-    """Raise a one-line ``ValueError`` unless ``folder`` is (or can be made) a writable folder."""
+def check_output_dir(folder: str | Path, root: str | Path | None = None) -> None:
+    """Raise a one-line ``ValueError`` unless ``folder`` is (or can be made) a writable
+    folder that is not a symbolic link, nor has one among its parents below ``root``
+    (the ``--out`` folder, which itself may be a link): the writer clears the folder, and
+    must never clear the one a link points to (:func:`knight.core.dataset.refuse_links`)."""
     folder = Path(folder)
+    dataset.refuse_links(folder, root)
     for parent in [folder, *folder.parents]:
         if parent.exists():
             if not parent.is_dir():
@@ -117,6 +123,27 @@ def check_output_dir(folder: str | Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise ValueError(f"output folder {folder}: cannot write there ({exc.strerror or exc})") from None
+
+
+def _count(value, everything: int, named: dict[str, int] | None = None) -> int:
+    """How many starts or orders ``value`` names: ``everything`` for "all"."""
+    if value is None or value == "all":
+        return everything
+    if isinstance(value, str):
+        return (named or {}).get(value, 1)
+    return len(value)
+
+
+def check_sweep_fits(board: Board, starts, orders, *, kept: int | None = None, workers: int = 1) -> None:
+    """Refuse, in one line, a sweep whose :func:`sweep_bytes` do not fit in memory
+    (:func:`knight.runtime.memory.check_fits`); ``starts``, ``orders`` as :func:`run` takes them."""
+    from knight.core.orders import N_ORDERS
+    from knight.runtime.memory import check_fits
+
+    n_starts = _count(starts, board.size, {"corner": 1})
+    n_orders = _count(orders, N_ORDERS)
+    need = sweep_bytes(board, n_starts, n_orders, kept=kept, workers=workers)
+    check_fits(f"sweep of {board.name} ({n_starts * n_orders:,} runs)", need)
 
 
 def run(
@@ -154,6 +181,7 @@ def run(
     from knight.runtime.progress import Progress
 
     board = board_arg(board, min_side=3)
+    check_sweep_fits(board, starts, orders, workers=int_arg("workers", workers, 1))  # before any list is made
     try:
         squares = parse_starts(board, starts)
     except ValueError as exc:
@@ -172,11 +200,20 @@ def run(
     )
     workers = int_arg("workers", workers, 1)
     if out is not None:
-        check_output_dir(board_folder(out, board, spec.rule))
+        check_output_dir(board_folder(out, board, spec.rule), root=out)
     tables = []
     with Progress(total_tasks(spec), f"sweep {board.name}") as bar:
         sweep(spec, out, progress=bar, on_chunk=lambda res: tables.append(res.table), workers=workers)
     return pl.from_arrow(pa.concat_tables(tables))
 
 
-__all__ = ["run", "sweep", "SweepSummary", "write_chunk", "chunk_path", "board_folder", "check_output_dir"]
+__all__ = [
+    "run",
+    "sweep",
+    "check_sweep_fits",
+    "SweepSummary",
+    "write_chunk",
+    "chunk_path",
+    "board_folder",
+    "check_output_dir",
+]

@@ -4,6 +4,16 @@ Every aggregate takes the runs (columns ``rows, cols, start, order, visited, end
 complete, closed, ties``, e.g. from :func:`knight.sweep.run`) as a ``LazyFrame`` and
 returns a ``LazyFrame`` (nothing collected), or as a ``DataFrame`` and returns a
 ``DataFrame``. Squares appear both as indices and 1-based ``row``/``col``.
+
+Boards are never mixed: :func:`completion` and :func:`starts` group by board;
+:func:`orders` and :func:`ends` answer for one board (a symmetry class id and the list
+of squares belong to one board), the runs' only board or the one ``board=`` names
+(``8``, ``"6x8"`` or a :class:`Board`), and refuse runs of several boards without
+``board=``, or a ``board=`` the runs do not hold, in one line naming the boards. A
+frame without the columns an aggregate reads is refused in one line naming them
+(:func:`classes` takes :func:`orders`'s table, not runs). These checks read the
+frame's schema and, for the board, the distinct ``rows, cols`` pairs (one lazy query
+of two columns); nothing else is collected.
 """
 
 from __future__ import annotations
@@ -14,7 +24,8 @@ import numpy as np
 import polars as pl
 
 from knight.core.board import Board
-from knight.core.frames import same_kind, square_coords
+from knight.core.checks import board_arg
+from knight.core.frames import need_columns, same_kind, square_coords
 from knight.core.orders import order_strings
 from knight.core.symmetry import group
 from knight.engine.runs_table import RUNS_SCHEMA
@@ -23,6 +34,10 @@ from knight.engine.runs_table import RUNS_SCHEMA
 TABLES = ("completion", "orders", "starts", "classes", "ends")
 
 _BOARD_KEYS = ["rows", "cols"]
+#: Columns of a runs table that the aggregates read (a table without ``start`` is not runs).
+_RUNS_READ = ("rows", "cols", "start", "order", "end", "complete", "closed")
+#: Columns of :func:`orders`'s table that :func:`classes` reads.
+_ORDERS_READ = ("rows", "cols", "class_id", "order_string", "complete", "closed", "complete_all")
 
 
 class SymmetryError(AssertionError):
@@ -53,6 +68,7 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
     >>> completion(knight.sweep.run(6)).select("runs", "complete", "closed").rows()
     [(1451520, 1431808, 182448)]
     """
+    need_columns(runs, _RUNS_READ, "completion", "a runs table")
     return (
         runs.group_by(_BOARD_KEYS)
         .agg(
@@ -69,11 +85,26 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 
 @same_kind
-def orders(runs: pl.LazyFrame, board: Board | None = None) -> pl.LazyFrame:
+def orders(runs: pl.LazyFrame, board: Board | int | str | None = None) -> pl.LazyFrame:
     """Per order of one board: string, class id, starts run, complete and closed counts,
     and ``complete_all`` (it completes from every start run: the thesis's table 58).
-    ``board``: the runs' board (read from the runs when None: one pass over them)."""
-    board = board or one_board(runs)
+    ``board``: ``8``, ``"6x8"`` or a :class:`Board`, the board whose runs are counted;
+    None for the runs' only board (:func:`board_runs`: runs of several boards are refused).
+
+    >>> import knight, polars as pl
+    >>> two = pl.concat([knight.sweep.run(b, orders=["12345678"]) for b in (5, "3x7")])
+    >>> orders(two, board="3x7").select("rows", "cols", "starts", "complete").rows()
+    [(3, 7, 21, 6)]
+    >>> orders(two)
+    Traceback (most recent call last):
+    ValueError: runs hold boards 3x7, 5x5: give board= one of them, or filter the runs to one board
+    """
+    runs, board = board_runs(runs, board)
+    return _orders(runs, board)
+
+
+def _orders(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
+    """:func:`orders` of runs known to hold ``board`` only."""
     return (
         runs.group_by([*_BOARD_KEYS, "order"])
         .agg(
@@ -91,6 +122,7 @@ def orders(runs: pl.LazyFrame, board: Board | None = None) -> pl.LazyFrame:
 @same_kind
 def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
     """Per start: orders run, complete, failing (the thesis's table 59) and closed counts."""
+    need_columns(runs, _RUNS_READ, "starts", "a runs table")
     return (
         runs.group_by([*_BOARD_KEYS, "start"])
         .agg(
@@ -107,7 +139,18 @@ def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
 @same_kind
 def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
     """Per symmetry class (from an :func:`orders` table): members, size, complete and
-    closed counts of its members, and ``agree`` (all members have equal counts)."""
+    closed counts of its members, and ``agree`` (all members have equal counts).
+
+    >>> import knight
+    >>> classes(knight.sweep.run(5, orders=["12345678"]))
+    Traceback (most recent call last):
+    ValueError: classes needs the table of orders(runs), one row per order, not runs: call classes(orders(runs))
+    """
+    if "start" in order_table.collect_schema().names():
+        raise ValueError(
+            "classes needs the table of orders(runs), one row per order, not runs: call classes(orders(runs))"
+        )
+    need_columns(order_table, _ORDERS_READ, "classes", "the table of orders(runs)")
     return (
         order_table.group_by([*_BOARD_KEYS, "class_id"])
         .agg(
@@ -129,10 +172,15 @@ def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
 
 
 @same_kind
-def ends(runs: pl.LazyFrame, board: Board | None = None) -> pl.LazyFrame:
-    """Per square of the board: complete tours ending there and closed tours ending there.
-    ``board``: the runs' board (read from the runs when None: one pass over them)."""
-    board = board or one_board(runs)
+def ends(runs: pl.LazyFrame, board: Board | int | str | None = None) -> pl.LazyFrame:
+    """Per square of one board: complete tours ending there and closed tours ending there.
+    ``board``: as for :func:`orders` (None: the runs' only board)."""
+    runs, board = board_runs(runs, board)
+    return _ends(runs, board)
+
+
+def _ends(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
+    """:func:`ends` of runs known to hold ``board`` only."""
     squares = pl.LazyFrame(
         {
             "rows": np.full(board.size, board.rows, np.uint16),
@@ -156,13 +204,39 @@ def ends(runs: pl.LazyFrame, board: Board | None = None) -> pl.LazyFrame:
     )
 
 
-def one_board(runs: pl.LazyFrame) -> Board:
-    """The one board of ``runs``; ``ValueError`` when they hold several (pass ``board``)."""
+def run_boards(runs: pl.LazyFrame) -> list[Board]:
+    """The distinct boards of ``runs``, smallest first (one lazy query of ``rows, cols``)."""
     sizes = runs.select(_BOARD_KEYS).unique().sort(_BOARD_KEYS).collect().rows()
-    if len(sizes) != 1:
-        names = ", ".join(f"{r}x{c}" for r, c in sizes) or "none"
-        raise ValueError(f"runs hold boards {names}: give the board, or filter the runs to one board")
-    return Board(*sizes[0])
+    return [Board(int(r), int(c)) for r, c in sizes]
+
+
+def one_board(runs: pl.LazyFrame) -> Board:
+    """The one board of ``runs``; ``ValueError`` naming them when they hold several or none."""
+    return board_runs(runs)[1]
+
+
+def board_runs(runs: pl.LazyFrame, board=None) -> tuple[pl.LazyFrame, Board]:
+    """``(runs of one board, that board)``: with ``board`` (``8``, ``"6x8"`` or a
+    :class:`Board`) the runs of that board, refused in one line naming both when the runs
+    hold none of it; without, the runs' only board, refused naming the boards found when
+    they hold several (or none). The runs must have the runs table's columns."""
+    if isinstance(runs, pl.DataFrame):
+        runs = runs.lazy()
+    need_columns(runs, _RUNS_READ, "the table", "a runs table")
+    wanted = None if board is None else board_arg(board, min_side=1)
+    found = run_boards(runs)
+    names = ", ".join(b.name for b in found) or "no rows"
+    if wanted is None:
+        if not found:
+            raise ValueError("runs hold no rows: there is no board to count")
+        if len(found) > 1:
+            raise ValueError(f"runs hold boards {names}: give board= one of them, or filter the runs to one board")
+        return runs, found[0]
+    if wanted not in found:
+        raise ValueError(f"board {wanted.name} is not in the runs, which hold {names}")
+    if len(found) > 1:
+        runs = runs.filter((pl.col("rows") == wanted.rows) & (pl.col("cols") == wanted.cols))
+    return runs, wanted
 
 
 def starts_closed_under_symmetry(board: Board, start_squares: np.ndarray) -> bool:
@@ -172,19 +246,24 @@ def starts_closed_under_symmetry(board: Board, start_squares: np.ndarray) -> boo
     return bool(chosen[group(board).squares[:, chosen]].all())
 
 
-def board_tables(runs: pl.LazyFrame, board: Board, *, check_classes: bool = True) -> dict[str, pl.DataFrame]:
-    """All aggregate tables of one board's runs, collected together.
+def board_tables(
+    runs: pl.LazyFrame, board: Board | int | str, *, check_classes: bool = True
+) -> dict[str, pl.DataFrame]:
+    """All aggregate tables of one board's runs, collected together: the runs of
+    ``board`` only (``8``, ``"6x8"`` or a :class:`Board`; refused as :func:`board_runs`
+    refuses, e.g. a board the runs do not hold).
 
     With ``check_classes`` (valid when the starts are a union of symmetry orbits), a
     class whose members disagree raises :class:`SymmetryError` naming the classes.
     """
-    order_lf = orders(runs, board)
+    runs, board = board_runs(runs, board)
+    order_lf = _orders(runs, board)
     lazy = {
         "completion": completion(runs),
         "orders": order_lf,
         "starts": starts(runs),
         "classes": classes(order_lf),
-        "ends": ends(runs, board),
+        "ends": _ends(runs, board),
     }
     frames = dict(zip(lazy, pl.collect_all(list(lazy.values()))))
     if check_classes:

@@ -91,3 +91,40 @@ def flip(path, offset=None, keep_mtime=False):
     path.write_bytes(bytes(data))
     if keep_mtime:
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+@pytest.fixture()
+def small_disk(tmp_path):
+    """A 256 KiB tmpfs at ``tmp_path / "disk"`` (mounting needs root), or None where no
+    file system can be mounted: a test then fills a disk through ``ulimit -f`` instead."""
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = os.geteuid() == 0 and (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True).returncode
+        == 0
+    )
+    yield disk if mounted else None
+    if mounted:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def file_size_limit(limit_bytes):
+    """``preexec_fn`` of a subprocess: ``ulimit -f`` of ``limit_bytes`` (writes past it fail)."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+
+    return limit
+
+
+def memory_limit(limit_bytes):
+    """``preexec_fn`` of a subprocess: an address-space limit (``ulimit -v``) of ``limit_bytes``."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+    return limit

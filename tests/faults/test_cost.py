@@ -1,0 +1,102 @@
+"""Cost before work: the API and the command estimate the memory of a request before
+they allocate, and refuse one that cannot fit in one line giving the estimate and what
+is available; the estimates are upper bounds of what a run takes."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import memory_limit
+
+import knight
+from knight.core.board import Board
+from knight.engine.sweep import sweep_bytes
+from knight.rules.studies import run_bytes
+from knight.runtime.memory import MemoryNeedError
+from knight.warnsdorff import tour_bytes
+
+KNIGHT = [sys.executable, "-m", "knight.cli"]
+REFUSED = (
+    r"needs about [\d.]+ [GT]iB of memory; [\d.]+ [KMGT]?i?B "
+    r"(available|left under the address-space limit \(ulimit -v\)): choose a smaller request$"
+)
+
+
+@pytest.mark.parametrize(
+    "request_, what",
+    [
+        (lambda: knight.tour(46000), r"tour of 46000x46000 \(fixed\)"),
+        (lambda: knight.tour(46000, rule="roth"), r"tour of 46000x46000 \(roth\)"),
+        (lambda: knight.sweep.run(10**4, orders=["12345678"]), r"sweep of 10000x10000 \(100,000,000 runs\)"),
+        (
+            lambda: knight.rules.run(40000, "roth", starts="all"),
+            r"rules run of roth on 40000x40000 \(1,600,000,000 runs\)",
+        ),
+    ],
+)
+def test_a_request_that_cannot_fit_is_refused_before_it_allocates(request_, what):
+    t0 = time.perf_counter()
+    with pytest.raises(MemoryNeedError, match=f"^{what} {REFUSED}"):
+        request_()
+    assert time.perf_counter() - t0 < 5  # refused, not started
+
+
+def test_the_command_refuses_it_in_one_line():
+    done = subprocess.run([*KNIGHT, "sweep", "10000", "--orders", "12345678"], capture_output=True, text=True)
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("knight sweep: error: sweep of 10000x10000 (100,000,000 runs) needs about ")
+
+
+def test_an_address_space_limit_counts_as_what_is_available():
+    done = subprocess.run(
+        [*KNIGHT, "tour", "12000"], capture_output=True, text=True, preexec_fn=memory_limit(3 * 2**30), timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("knight tour: error: tour of 12000x12000 (fixed) needs about 6.")
+    assert line.endswith("left under the address-space limit (ulimit -v): choose a smaller request")
+
+
+#: Peak memory of one request beyond the interpreter's, in a process of its own.
+PEAK = """
+import json, resource, sys
+import knight
+from knight.core.board import Board
+# Compiled first (every kernel these use), so that compiling is not measured.
+knight.tour(8, rule="roth"); knight.sweep.run("3x4"); knight.sweep.run(5, orders=["12345678"])
+knight.rules.run(8, "roth", progress=False)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+what = sys.argv[1]
+if what == "tour":
+    knight.tour(3000)
+elif what == "tour-roth":
+    knight.tour(3000, rule="roth")
+elif what == "sweep":
+    knight.sweep.run(7)
+elif what == "sweep-board":
+    knight.sweep.run(400, starts=[(1, 1)], orders=["12345678"])
+else:
+    knight.rules.run(2000, "roth", starts=[(1, 1), (5, 5)], trials=1)
+print(json.dumps(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base))
+"""
+
+
+@pytest.mark.slow  # five runs of up to 9 million squares or 2 million rows
+@pytest.mark.parametrize(
+    "what, estimate",
+    [
+        ("tour", lambda: tour_bytes(Board(3000, 3000))),
+        ("tour-roth", lambda: tour_bytes(Board(3000, 3000), "roth")),
+        ("sweep", lambda: sweep_bytes(Board(7, 7), 49, 40320)),
+        ("sweep-board", lambda: sweep_bytes(Board(400, 400), 1, 1)),
+        ("rules", lambda: run_bytes(Board(2000, 2000), "roth", 2, 1)),
+    ],
+)
+def test_the_estimates_are_upper_bounds(what, estimate):
+    done = subprocess.run([sys.executable, "-c", PEAK, what], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    peak = json.loads(done.stdout)
+    assert peak <= estimate() <= 4 * peak + 2**24, (peak, estimate())
