@@ -81,10 +81,8 @@ OTHER_LIBRARIES = (
     "|pathlib|os|io|collections|typing|argparse|datetime|dataclasses"
 )
 INTERNAL_MODULES = (
-    "knight\\.(core|runtime|pipeline|report|commands|claims|cli|warnsdorff|_lazy)"
-    "|knight\\.(sweep|rules|queens|exact)\\.(brute|tree|driver|census|census_check|census_report|thesis"
-    "|kernel|rng|squirrel_cull|studies|bits|checks|domination|nqueens|orbits|parallel|published|search"
-    "|speedup|symmetry|units|backtrack|base_tours|check|construct|searches|tour_io|tours)"
+    "knight\\.(core|engine|runtime|pipeline|report|commands|claims|cli|warnsdorff|_lazy)"
+    "|knight\\.(sweep|rules|queens|exact)\\.(?!tables\\b)\\w+"
 )
 nitpick_ignore_regex = [
     (r"py:.*", rf"({OTHER_LIBRARIES})(\..*)?"),
