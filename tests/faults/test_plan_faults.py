@@ -114,18 +114,21 @@ def test_a_target_past_the_plan_stops_in_one_line(tmp_path):
     InputFunctionException (IndexError)."""
     (tmp_path / "cfg.yaml").write_text(yaml.safe_dump(CONFIG))
     res = run_snakemake(tmp_path, "-n", "results/runs/board=5x5/part-9999.parquet", configfile=tmp_path / "cfg.yaml")
+    out = res.stdout + res.stderr
     assert res.returncode != 0
-    assert "results/runs/board=5x5/part-9999.parquet: not a file of the current plan" in res.stderr
-    assert "Traceback" not in res.stderr and "IndexError" not in res.stderr
+    assert "results/runs/board=5x5/part-9999.parquet: not a file of the current plan" in out
+    assert "Traceback" not in out and "IndexError" not in out
 
 
 def test_an_interpreter_path_with_a_space_is_refused_before_any_job(tmp_path):
     """Fault 6: with the virtual environment under a path with a space, every job exited 127
     (Snakemake does not quote the interpreter's path); now the run stops first, saying why."""
-    spaced = tmp_path / "my dir ü"
-    spaced.mkdir()
-    python = spaced / "python"
-    python.symlink_to(sys.executable)
+    spaced = tmp_path / "my dir ü"  # a virtual environment there: its python, config and libraries
+    (spaced / "bin").mkdir(parents=True)
+    python = spaced / "bin" / "python"
+    python.symlink_to(os.path.realpath(sys.executable))
+    shutil.copy(Path(sys.prefix, "pyvenv.cfg"), spaced / "pyvenv.cfg")
+    (spaced / "lib").symlink_to(Path(sys.prefix, "lib"))
     (tmp_path / "cfg.yaml").write_text(yaml.safe_dump(CONFIG))
     from workflow_run import REPO
 

@@ -87,6 +87,8 @@ rule publish_census:
     log:
         "results/logs/census/publish.log",
     localrule: True
+    conda:
+        "../envs/knight.yaml"
     params:
         **PLAN.params("publish_census"),
         header=(

@@ -89,6 +89,8 @@ rule publish_claims:
     log:
         "results/logs/claims/publish.log",
     localrule: True
+    conda:
+        "../envs/knight.yaml"
     params:
         **PLAN.params("publish_claims"),
         header=(
