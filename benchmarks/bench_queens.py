@@ -22,7 +22,9 @@ time is disturbed less by other load.
                    unit's completions with the independent search of
                    tests/independent_queens.py and compare them, unit by unit
                    (--sample 0: every unit); --budget stops drawing after that many
-                   seconds (at least 5 units); --log FILE appends one JSON line per unit
+                   seconds (at least 5 units); --skip S leaves out the first S units
+                   drawn (they come in one fixed random order); --log FILE appends one
+                   JSON line per unit
   --heavy          N-queens n=18 on 2 workers (issue target: under 3 minutes)
   --before FILE    another version of knight/queens/orbits.py (e.g. from git history)
                    against this one: the class search of --nodes randomly drawn nodes of
@@ -236,7 +238,9 @@ def project(sizes: list[tuple[int, int]], cores: list[int], budget: float, depth
         )
 
 
-def units_of(n: int, k: int, tasks: int, sample: int, check: bool, budget: float, log: str | None) -> None:
+def units_of(
+    n: int, k: int, tasks: int, sample: int, check: bool, budget: float, log: str | None, skip: int = 0
+) -> None:
     """Project dominate N K from randomly drawn units of its plan; optionally check each
     drawn unit against the independent search (tests/independent_queens.py)."""
     import json
@@ -247,7 +251,7 @@ def units_of(n: int, k: int, tasks: int, sample: int, check: bool, budget: float
     t0 = time.thread_time()
     plan = make_plan(n, k, tasks)
     plan_cpu = time.thread_time() - t0
-    order = np.random.default_rng(20).permutation(plan.units)
+    order = np.random.default_rng(20).permutation(plan.units)[skip:]
     if sample:
         order = order[:sample]
     print(
@@ -352,6 +356,7 @@ def main() -> None:
     ap.add_argument("--units-of", default=None, metavar="N:K")
     ap.add_argument("--sample", type=int, default=20, help="units drawn by --units-of (0: every unit)")
     ap.add_argument("--check", action="store_true", help="--units-of: check each unit independently")
+    ap.add_argument("--skip", type=int, default=0, help="--units-of: leave out the first drawn units")
     ap.add_argument("--log", default=None, help="--units-of: append one JSON line per unit to this file")
     ap.add_argument("--before", metavar="FILE", help="another orbits.py against this one")
     ap.add_argument("--nodes", type=int, default=8, help="plan nodes sampled for --before")
@@ -373,7 +378,8 @@ def main() -> None:
         project(sizes, [int(c) for c in args.cores.split(",")], args.budget, args.depth)
     elif args.units_of:
         n, k = (int(x) for x in args.units_of.split(":"))
-        units_of(n, k, args.tasks, args.sample, args.check, args.budget if args.sample else float("inf"), args.log)
+        budget = args.budget if args.sample else float("inf")
+        units_of(n, k, args.tasks, args.sample, args.check, budget, args.log, args.skip)
     elif args.heavy:
         from knight.runtime.cluster import dask_client
 
