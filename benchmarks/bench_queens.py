@@ -6,7 +6,8 @@ gcc -O2) and the speed-up of the Dask split at 2 workers. CPU seconds of the thr
 (``time.thread_time``) are quoted beside wall seconds: the machine is shared, and CPU
 time is disturbed less by other load.
 
-  --pruning        each pruning idea of the class search, on and off (dominate 13 7)
+  --pruning        each pruning idea of the class search, on and off (dominate 13 7;
+                   --pruning-of N:K for another instance)
   --frontier N     dominate N gamma(N) on --workers workers (default 2) with a store in
                    --store (default bench-queens/dominate-N): rerunning resumes it.
                    Issue targets: N=14 under 60 s and N=15 under one hour on 2 cores.
@@ -149,6 +150,7 @@ def speedup(repeats: int) -> None:
 
 
 def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
+    """Each pruning idea of the class search on and off: whole searches, alternating."""
     print(f"\n# pruning ideas, class search dominate n={n} k={k}, one thread, best CPU of {repeats}")
     base = orbits.DEFAULT_OPTS
     variants = [("default (all that paid)", base, True)]
@@ -158,6 +160,7 @@ def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
         (orbits.BOUND_MORE, "bound, 3+ queens left"),
         (orbits.CHILD_CUT, "child cut"),
         (orbits.CHILD_OVERLAP, "overlap in the child cut"),
+        (orbits.SECOND, "symmetry below fixed root queens"),
     ]:
         variants.append((f"without {name}", base & ~bit, True))
     variants.append(("with the line bound", base | orbits.BOUND_LINES, True))
@@ -344,6 +347,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--pruning", action="store_true")
+    ap.add_argument("--pruning-of", default=None, metavar="N:K", help="--pruning on dominate N K (default 13:7)")
     ap.add_argument("--frontier", type=int, default=None, metavar="N")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--tasks", type=int, default=256)
@@ -368,7 +372,7 @@ def main() -> None:
     if args.before:
         before(args.before, args.repeats, args.nodes)
     elif args.pruning:
-        pruning(args.repeats)
+        pruning(args.repeats, *([int(x) for x in args.pruning_of.split(":")] if args.pruning_of else []))
     elif args.frontier:
         frontier(args.frontier, args.workers, args.tasks, args.store)
     elif args.project:

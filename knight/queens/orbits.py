@@ -73,11 +73,14 @@ CHILD_CUT = 16
 #: Sharpen the child cut: the parent's best queens lose what the child's queen covers
 #: (needs BOUND_MORE, which finds those queens).
 CHILD_OVERLAP = 32
+#: With ``sym``: below a root queen that a symmetry fixes, branch on its second square
+#: and forbid the images under that symmetry of the queens tried (module docstring).
+SECOND = 64
 #: How many of a node's best queens CHILD_OVERLAP keeps (32: 0.79 of the CPU of 24 on
 #: sampled nodes of dominate 19 10, 0.83 on dominate 13 7; 16, 28, 36, 48, 64 were slower).
 TOP_KEPT = 32
 #: The ideas that paid (the others measured slower or cut nothing more).
-DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP
+DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP | SECOND
 
 
 @lru_cache(maxsize=64)
@@ -629,10 +632,10 @@ def _partners(d, q, cover, uncovered, allowed, partners):
 
 
 @njit(nogil=True, cache=True)
-def _fixed_square(d, sym, tab, chosen):
-    """The square depth ``d`` must branch on, or -1 (FEWEST decides): with ``sym``, depth 1
-    branches on the ``second`` square of its root queen."""
-    if sym and d == 1:
+def _fixed_square(d, sym, tab, chosen, opts):
+    """The square depth ``d`` must branch on, or -1 (FEWEST decides): with ``sym`` and
+    SECOND, depth 1 branches on the ``second`` square of its root queen."""
+    if sym and d == 1 and (opts & SECOND):
         return tab.second[chosen[0]]
     return -1
 
@@ -641,7 +644,7 @@ def _fixed_square(d, sym, tab, chosen):
 def _list_node(d, k, tab, lv, chosen, sym, opts, counts, listed):
     """List the node at depth ``d`` (the ``stop`` depth) in ``listed`` unless it is dead;
     return ``listed`` (grown if needed)."""
-    if _expand(d, k, tab.cover, tab.lines, lv, opts, _fixed_square(d, sym, tab, chosen)) == DEAD:
+    if _expand(d, k, tab.cover, tab.lines, lv, opts, _fixed_square(d, sym, tab, chosen, opts)) == DEAD:
         return listed
     n = counts[LISTED]
     listed = _grow(listed, n + 1)
@@ -692,7 +695,7 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
     last_root = -1
     last_one = -1  # the depth-1 queen tried last (its fixed images go before the next)
     counts[NODES] += 1
-    state = _expand(d, k, cover, lines, lv, opts, _fixed_square(d, sym, tab, chosen))
+    state = _expand(d, k, cover, lines, lv, opts, _fixed_square(d, sym, tab, chosen, opts))
     if state == DEAD:
         return found
     while True:
@@ -726,7 +729,7 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
         # BRANCH: the next candidate becomes the queen at depth d, unless a cut skips it.
         if sym and d == 0 and last_root >= 0:
             _forbid_images(tab, lv, last_root)
-        if sym and d == 1 and last_one >= 0:
+        if sym and d == 1 and last_one >= 0 and (opts & SECOND):
             _forbid_fixed_images(tab, lv, chosen[0], last_one)
         q = pop_lowest(candidates, d)
         if q < 0:
@@ -759,7 +762,7 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
             listed = _list_node(d + 1, k, tab, lv, chosen, sym, opts, counts, listed)
             continue
         d += 1
-        state = _expand(d, k, cover, lines, lv, opts, _fixed_square(d, sym, tab, chosen))
+        state = _expand(d, k, cover, lines, lv, opts, _fixed_square(d, sym, tab, chosen, opts))
         if state == DEAD:
             d -= 1
             state = BRANCH
