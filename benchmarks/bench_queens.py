@@ -6,7 +6,8 @@ gcc -O2) and the speed-up of the Dask split at 2 workers. CPU seconds of the thr
 (``time.thread_time``) are quoted beside wall seconds: the machine is shared, and CPU
 time is disturbed less by other load.
 
-  --pruning        each pruning idea of the class search, on and off (dominate 13 7)
+  --pruning        each pruning idea of the class search, on and off (dominate 13 7;
+                   --pruning-of N:K for another instance)
   --frontier N     dominate N gamma(N) on --workers workers (default 2) with a store in
                    --store (default bench-queens/dominate-N): rerunning resumes it.
                    Issue targets: N=14 under 60 s and N=15 under one hour on 2 cores.
@@ -15,6 +16,16 @@ time is disturbed less by other load.
                    search nodes, for each N of LIST (e.g. 15,16,17,18,19; N:K for K
                    queens, e.g. 20:11 beyond the published gamma); --budget seconds of
                    sampling per N
+  --units-of N:K   draw --sample random units of the plan of dominate N K in --tasks
+                   units (as the store and the workflow's frontier jobs deal it), search
+                   each (thread CPU) and project the whole search: mean unit CPU times
+                   the units, +- the standard error; with --check also count each drawn
+                   unit's completions with the independent search of
+                   tests/independent_queens.py and compare them, unit by unit
+                   (--sample 0: every unit); --budget stops drawing after that many
+                   seconds (at least 5 units); --skip S leaves out the first S units
+                   drawn (they come in one fixed random order); --log FILE appends one
+                   JSON line per unit
   --heavy          N-queens n=18 on 2 workers (issue target: under 3 minutes)
   --before FILE    another version of knight/queens/orbits.py (e.g. from git history)
                    against this one: the class search of --nodes randomly drawn nodes of
@@ -139,6 +150,7 @@ def speedup(repeats: int) -> None:
 
 
 def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
+    """Each pruning idea of the class search on and off: whole searches, alternating."""
     print(f"\n# pruning ideas, class search dominate n={n} k={k}, one thread, best CPU of {repeats}")
     base = orbits.DEFAULT_OPTS
     variants = [("default (all that paid)", base, True)]
@@ -148,6 +160,7 @@ def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
         (orbits.BOUND_MORE, "bound, 3+ queens left"),
         (orbits.CHILD_CUT, "child cut"),
         (orbits.CHILD_OVERLAP, "overlap in the child cut"),
+        (orbits.SECOND, "symmetry below fixed root queens"),
     ]:
         variants.append((f"without {name}", base & ~bit, True))
     variants.append(("with the line bound", base | orbits.BOUND_LINES, True))
@@ -228,6 +241,80 @@ def project(sizes: list[tuple[int, int]], cores: list[int], budget: float, depth
         )
 
 
+def units_of(
+    n: int, k: int, tasks: int, sample: int, check: bool, budget: float, log: str | None, skip: int = 0
+) -> None:
+    """Project dominate N K from randomly drawn units of its plan; optionally check each
+    drawn unit against the independent search (tests/independent_queens.py)."""
+    import json
+    import sys
+
+    from knight.queens.units import make_plan, solve_unit
+
+    t0 = time.thread_time()
+    plan = make_plan(n, k, tasks)
+    plan_cpu = time.thread_time() - t0
+    order = np.random.default_rng(20).permutation(plan.units)[skip:]
+    if sample:
+        order = order[:sample]
+    print(
+        f"dominate n={n} k={k}: plan of {plan.units} units ({plan.nodes:,} nodes at depth {plan.depth}, "
+        f"{plan_cpu:.1f} s CPU to make); drawing {len(order)} unit(s){' and checking each' if check else ''}",
+        flush=True,
+    )
+    if check:
+        sys.path.insert(0, str(HERE.parent / "tests"))
+        import independent_queens as ind
+
+        cover = ind.cover_table(n)
+        second = ind.second_squares(n)
+    costs, agree, sets, classes = [], 0, 0, 0
+    t_end = time.perf_counter() + budget
+    for i in order:
+        chosen, forbidden = plan.batches[i]
+        res = solve_unit(n, k, chosen, forbidden)
+        costs.append(res["cpu"])
+        sets += res["solutions"]
+        classes += res["classes"]
+        row = {"n": n, "k": k, "units": plan.units, "unit": int(i), "nodes": len(chosen), "cpu": round(res["cpu"], 3)}
+        row.update(solutions=res["solutions"], classes=res["classes"])
+        if check:
+            c0 = time.thread_time()
+            found = []
+            for j in range(len(chosen)):
+                found += ind.completions(n, k, chosen[j], forbidden[j], cover)
+            reps = ind.representatives(n, found, second)
+            engine = sorted((tuple(r), o) for r, o in zip(res["representatives"], res["orbits"]))
+            same = engine == reps
+            agree += same
+            row.update(
+                completions=len(found),
+                independent_classes=len(reps),
+                independent_solutions=sum(o for _, o in reps),
+                independent_cpu=round(time.thread_time() - c0, 3),
+                agree=same,
+            )
+            if not same:
+                print(f"unit {i}: DIFFERS: engine {engine} against independent {reps}", flush=True)
+        print(json.dumps(row), flush=True)
+        if log:
+            with open(log, "a") as fh:
+                fh.write(json.dumps(row) + "\n")
+        if sample == 0:
+            continue
+        if time.perf_counter() > t_end and len(costs) >= 5:
+            break
+    costs = np.asarray(costs)
+    total = costs.mean() * plan.units
+    se = costs.std(ddof=1) / np.sqrt(len(costs)) * plan.units if len(costs) > 1 else float("nan")
+    print(
+        f"dominate n={n} k={k}: {len(costs)} of {plan.units} units drawn, unit CPU mean {costs.mean():.2f} s "
+        f"(max {costs.max():.2f} s): whole search {total:,.0f} +- {se:,.0f} CPU s ({total / 3600:.2f} +- "
+        f"{se / 3600:.2f} CPU-hours); in them {sets} sets in {classes} classes"
+        + (f"; independent count agrees on {agree} of {len(costs)} units" if check else "")
+    )
+
+
 def before(path: str, repeats: int, nodes: int, n: int = 19, k: int = 10) -> None:
     """Another version of the class search against this one, on sampled plan nodes."""
     from versions import load
@@ -260,6 +347,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--pruning", action="store_true")
+    ap.add_argument("--pruning-of", default=None, metavar="N:K", help="--pruning on dominate N K (default 13:7)")
     ap.add_argument("--frontier", type=int, default=None, metavar="N")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--tasks", type=int, default=256)
@@ -269,6 +357,11 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--depth", type=int, default=None)
     ap.add_argument("--heavy", action="store_true")
+    ap.add_argument("--units-of", default=None, metavar="N:K")
+    ap.add_argument("--sample", type=int, default=20, help="units drawn by --units-of (0: every unit)")
+    ap.add_argument("--check", action="store_true", help="--units-of: check each unit independently")
+    ap.add_argument("--skip", type=int, default=0, help="--units-of: leave out the first drawn units")
+    ap.add_argument("--log", default=None, help="--units-of: append one JSON line per unit to this file")
     ap.add_argument("--before", metavar="FILE", help="another orbits.py against this one")
     ap.add_argument("--nodes", type=int, default=8, help="plan nodes sampled for --before")
     args = ap.parse_args()
@@ -279,7 +372,7 @@ def main() -> None:
     if args.before:
         before(args.before, args.repeats, args.nodes)
     elif args.pruning:
-        pruning(args.repeats)
+        pruning(args.repeats, *([int(x) for x in args.pruning_of.split(":")] if args.pruning_of else []))
     elif args.frontier:
         frontier(args.frontier, args.workers, args.tasks, args.store)
     elif args.project:
@@ -287,6 +380,10 @@ def main() -> None:
             (int(x.split(":")[0]), int(x.split(":")[1]) if ":" in x else GAMMA[int(x)]) for x in args.project.split(",")
         ]
         project(sizes, [int(c) for c in args.cores.split(",")], args.budget, args.depth)
+    elif args.units_of:
+        n, k = (int(x) for x in args.units_of.split(":"))
+        budget = args.budget if args.sample else float("inf")
+        units_of(n, k, args.tasks, args.sample, args.check, budget, args.log, args.skip)
     elif args.heavy:
         from knight.runtime.cluster import dask_client
 

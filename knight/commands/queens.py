@@ -3,6 +3,7 @@
 knight queens dominate N K [--workers P] [--tasks T] [--store DIR [--unit I ...]]
                            [--json] [--output FILE.parquet]
 knight queens place N [--workers P] [--tasks T] [--json] [--output FILE.parquet]
+knight queens verify FILE.csv [--k K] [--classes]
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def register(subparsers) -> None:
         help="queens: dominating sets and non-attacking placements",
         description="Count queens' dominating sets or N-queens placements, split over Dask workers.",
     )
-    sub = parser.add_subparsers(dest="queens_command", metavar="{dominate,place}", required=True)
+    sub = parser.add_subparsers(dest="queens_command", metavar="{dominate,place,verify}", required=True)
     dom = sub.add_parser(
         "dominate",
         help="every set of K queens covering the N x N board",
@@ -72,6 +73,12 @@ def register(subparsers) -> None:
         metavar="I",
         help="with --store: run only unit I of the T units (repeatable; e.g. one per cluster job)",
     )
+    dom.add_argument(
+        "--sets",
+        default=None,
+        metavar="FILE.csv",
+        help="also write every set, one row each, in the plain format `knight queens verify` checks",
+    )
     dom.set_defaults(func=_run)
     pl_ = sub.add_parser(
         "place",
@@ -81,6 +88,19 @@ def register(subparsers) -> None:
     pl_.add_argument("n", type=int, metavar="N", help="board side")
     _common(pl_)
     pl_.set_defaults(func=_run)
+    ver = sub.add_parser(
+        "verify",
+        help="check a file of dominating sets without searching",
+        description="Check a file of dominating sets (CSV: n,r1,c1,...,rk,ck; 1-based rows and columns) "
+        "without searching: every set has gamma(n) queens and covers the board, no set comes twice, and "
+        "the file is a union of whole symmetry classes. Prints the classes' sizes; exit status 1 names "
+        "the first line that fails.",
+    )
+    ver.add_argument("file", metavar="FILE.csv", help="the sets, one row each (as `dominate --sets` writes)")
+    ver.add_argument("--k", type=int, default=None, metavar="K", help="queens per set (default: gamma(n))")
+    ver.add_argument("--classes", action="store_true", help="also print each class: its sets and smallest member")
+    ver.add_argument("--json", action="store_true", help="print one JSON object (n, k, sets, classes, sizes)")
+    ver.set_defaults(func=_verify)
 
 
 def _check(args: argparse.Namespace):
@@ -98,6 +118,10 @@ def _check(args: argparse.Namespace):
             raise ValueError("--unit needs --store DIR (where the unit's result is kept)")
         if args.store is not None:
             store = output_path("--store", args.store, folder=True)
+        if args.sets is not None and args.unit is not None:
+            raise ValueError("--sets needs the whole search, not --unit")
+        if args.sets is not None:
+            output_path("--sets", args.sets, suffix=".csv")
     else:
         check_n(args.n, limit=MAX_PLACE_N)
     output = None if args.output is None else output_path("--output", args.output, suffix=".parquet")
@@ -110,7 +134,8 @@ def _run(args: argparse.Namespace) -> int:
     # Validate before starting a cluster: a bad n or k fails in well under a second.
     workers, store, output = _check(args)
     dominating = args.queens_command == "dominate"
-    keep = output is not None
+    sets_path = getattr(args, "sets", None)
+    keep = output is not None or sets_path is not None
 
     def search(client=None):
         from knight.runtime.progress import Progress
@@ -141,10 +166,14 @@ def _run(args: argparse.Namespace) -> int:
     else:
         result = search()
     partial = dominating and args.unit is not None
-    if keep and not partial:
+    if output is not None and not partial:
         from knight.queens.tables import solutions_frame, write_solutions
 
         write_solutions(solutions_frame(result), output)
+    if sets_path is not None:
+        from knight.queens.verify import write_sets
+
+        write_sets(sets_path, result.n, result.sets)
     classes_path = None
     if store is not None and not partial:
         from knight.queens.tables import classes_frame, write_solutions
@@ -157,6 +186,47 @@ def _run(args: argparse.Namespace) -> int:
     print(_report(result, dominating, partial, store))
     if classes_path:
         print(f"class representatives: {classes_path}")
+    if sets_path is not None:
+        print(f"sets: {sets_path}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``knight queens verify``: 0 and a summary when the file verifies, else 1 and one line."""
+    import sys
+
+    from knight.queens.verify import SetsError, cells, verify_file
+
+    if args.k is not None and args.k < 1:
+        raise ValueError(f"--k must be at least 1, got {args.k}")
+    try:
+        got = verify_file(args.file, k=args.k)
+    except SetsError as exc:
+        print(f"knight queens verify: refused: {exc}", file=sys.stderr)
+        return 1
+    sizes = got.sizes()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "n": got.n,
+                    "k": got.k,
+                    "sets": len(got.sets),
+                    "classes": len(got.classes),
+                    "sizes": {str(size): count for size, count in sizes.items()},
+                    "class_sets": [size for _, size in got.classes],
+                }
+            )
+        )
+        return 0
+    print(
+        f"{args.file}: {len(got.sets):,} distinct sets of {got.k} queens dominating {got.n}x{got.n}, "
+        f"{len(got.classes):,} whole symmetry classes"
+    )
+    print("sets per class: " + ", ".join(f"{size}: {count:,} class(es)" for size, count in sizes.items()))
+    if args.classes:
+        for i, (rep, size) in enumerate(got.classes, start=1):
+            print(f"class {i}: {size} sets, smallest {cells(got.n, rep)}")
     return 0
 
 

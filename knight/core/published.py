@@ -24,6 +24,8 @@ GAMMA = {
     18: 9,
     19: 10,
 }
+#: gamma(n) beyond the boards whose dominating sets are published (A075458, n = 20..25).
+GAMMA_BEYOND = {20: 11, 21: 11, 22: 12, 23: 12, 24: 13, 25: 13}
 #: Dominating sets of gamma(n) queens (A002564).
 DOMINATING_SETS = {
     1: 1,
@@ -110,6 +112,11 @@ PLACEMENT_CLASSES = {
     17: 11977939,
     18: 83263591,
 }
+
+
+def gamma(n: int) -> int | None:
+    """gamma(n), the fewest queens dominating the n x n board (A075458), or None if unknown here."""
+    return GAMMA.get(n, GAMMA_BEYOND.get(n))
 
 
 def published(problem: str, n: int, k: int) -> tuple[int | None, int | None]:

@@ -17,13 +17,19 @@ the ``r - 1`` best gains left after it cannot cover the rest; for the best
 covers too. Two last queens are paired directly: the second lies on the lines of two
 squares the first leaves uncovered, at most a dozen squares.
 
-Symmetry: a set's key is ``(a, sorted squares)`` where ``a`` is its smallest square
-among those covering square 0 (row 0, column 0 and the main diagonal); a class's
-representative is the member with the smallest key. With ``sym`` the root, after
-trying queen ``q`` on a square covering square 0, forbids in its later siblings the
-whole orbit of ``q`` (any set of those subtrees holding an image of ``q`` has an image
-with a smaller ``a``), and each set found is kept only when it is its class's
-representative, counting its orbit size (8 over its stabiliser's order). Without
+Symmetry: a set's key is ``(a, b, sorted squares)`` where ``a`` is its smallest square
+among those covering square 0 (row 0, column 0 and the main diagonal) and ``b`` its
+smallest square covering ``second[a]``, the square the search branches on below the
+root queen ``a`` (:func:`second_squares`); a class's representative is the member with
+the smallest key. With ``sym`` the root, after trying queen ``q`` on a square covering
+square 0, forbids in its later siblings the whole orbit of ``q`` (any set of those
+subtrees holding an image of ``q`` has an image with a smaller ``a``). Below a root
+queen ``a`` that a symmetry ``g`` fixes (a corner, a square of the main diagonal, the
+middle of row 0 of an odd board), depth 1 branches on ``second[a]`` and, after trying
+``c``, forbids ``g(c)`` in the later siblings: a set there holding ``g(c)`` has the
+image under ``g`` holding ``a`` and ``c``, whose ``b`` is smaller. Each set found is
+kept only when it is its class's representative, counting its orbit size (8 over its
+stabiliser's order); the representative is never one of the sets forbidden. Without
 ``sym`` every set is found and counts 1: the enumeration of all sets, whose
 representatives give the classes.
 
@@ -67,11 +73,14 @@ CHILD_CUT = 16
 #: Sharpen the child cut: the parent's best queens lose what the child's queen covers
 #: (needs BOUND_MORE, which finds those queens).
 CHILD_OVERLAP = 32
+#: With ``sym``: below a root queen that a symmetry fixes, branch on its second square
+#: and forbid the images under that symmetry of the queens tried (module docstring).
+SECOND = 64
 #: How many of a node's best queens CHILD_OVERLAP keeps (32: 0.79 of the CPU of 24 on
 #: sampled nodes of dominate 19 10, 0.83 on dominate 13 7; 16, 28, 36, 48, 64 were slower).
 TOP_KEPT = 32
 #: The ideas that paid (the others measured slower or cut nothing more).
-DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP
+DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP | SECOND
 
 
 @lru_cache(maxsize=64)
@@ -132,6 +141,7 @@ class Tables(NamedTuple):
     images: np.ndarray  # int32[8, n*n]: image of each square under each symmetry
     corner: np.ndarray  # bool[n*n]: the square covers square 0
     orbit: np.ndarray  # uint64[n*n, W]: bitboard of each square's orbit
+    second: np.ndarray  # int64[n*n]: the square depth 1 branches on below each root queen, -1 none
 
 
 class Levels(NamedTuple):
@@ -250,10 +260,24 @@ def _key_first(sq, m, corner):
 
 
 @njit(nogil=True, cache=True)
-def classify(chosen, k, images, corner, scratch, work):
+def _key_second(sq, m, u, lines):
+    """Smallest square of ``sq[:m]`` covering square ``u`` (``sq`` sorted), or a large
+    number (also when ``u`` < 0: no second square)."""
+    if u < 0:
+        return 1 << 30
+    for i in range(m):
+        s = sq[i]
+        for j in range(4):
+            if lines[s, j] == lines[u, j]:
+                return s
+    return 1 << 30
+
+
+@njit(nogil=True, cache=True)
+def classify(chosen, k, images, corner, second, lines, scratch, work):
     """``(is_representative, orbit_size)`` of the set ``chosen[:k]`` (any order).
 
-    The representative is the orbit member with the smallest ``(a, sorted squares)``
+    The representative is the orbit member with the smallest ``(a, b, sorted squares)``
     key (module docstring). ``scratch``/``work``: int32[k] buffers; ``scratch`` is left
     holding the sorted set.
     """
@@ -261,15 +285,22 @@ def classify(chosen, k, images, corner, scratch, work):
         scratch[i] = chosen[i]
     _insertion_sort(scratch, k)
     a = _key_first(scratch, k, corner)
+    u = second[a] if a < second.shape[0] else -1
+    b = _key_second(scratch, k, u, lines)
     stab = 1
     for g in range(1, images.shape[0]):
         for i in range(k):
             work[i] = images[g, scratch[i]]
         _insertion_sort(work, k)
-        b = _key_first(work, k, corner)
-        if b < a:
+        a2 = _key_first(work, k, corner)
+        if a2 < a:
             return False, 0
-        if b > a:
+        if a2 > a:
+            continue
+        b2 = _key_second(work, k, u, lines)
+        if b2 < b:
+            return False, 0
+        if b2 > b:
             continue
         cmp = _compare(work, scratch, k)
         if cmp < 0:
@@ -280,11 +311,11 @@ def classify(chosen, k, images, corner, scratch, work):
 
 
 @njit(nogil=True, cache=True)
-def _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set):
+def _record(chosen, k, tab, sym, keep, counts, kept, sorted_set, image_set):
     """Count the dominating set ``chosen[:k]`` in ``counts`` and, with ``keep``, keep it in
     ``kept`` when it is its class's representative; return ``kept`` (grown if needed).
     ``sorted_set`` and ``image_set`` are :func:`classify`'s buffers."""
-    rep, size = classify(chosen, k, images, corner, sorted_set, image_set)
+    rep, size = classify(chosen, k, tab.images, tab.corner, tab.second, tab.lines, sorted_set, image_set)
     if sym:
         counts[SOLUTIONS] += size if rep else 0
     else:
@@ -309,12 +340,15 @@ def _grow(out, rows):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _branch_square(d, lines, lv, opts):
+def _branch_square(d, lines, lv, opts, fixed):
     """The uncovered square to branch on at depth ``d`` (some must be uncovered): square 0
-    at the root, else (FEWEST) the one with the fewest allowed queens covering it, or -1
-    when one has none (the node is dead)."""
+    at the root, ``fixed`` when it is a square (depth 1 of the class search: the
+    ``second`` square of the root queen), else (FEWEST) the one with the fewest allowed
+    queens covering it, or -1 when one has none (the node is dead)."""
     uncovered = lv.uncovered
     W = uncovered.shape[1]
+    if fixed >= 0:
+        return fixed
     if (d == 0 and _has(uncovered[0], 0)) or (opts & FEWEST) == 0:
         for w in range(W):
             if uncovered[d, w] != _ZERO:
@@ -459,9 +493,10 @@ def _keep_best(d, lv):
 
 
 @njit(nogil=True, cache=True)
-def _expand(d, k, cover, lines, lv, opts):
+def _expand(d, k, cover, lines, lv, opts, fixed):
     """Prepare depth ``d``: set ``candidates[d]`` and ``need[d]``; return the node's state
-    (DEAD, BRANCH, LAST_QUEEN, COMPLETE or TWO_LEFT)."""
+    (DEAD, BRANCH, LAST_QUEEN, COMPLETE or TWO_LEFT). ``fixed``: the square to branch on,
+    or -1 (:func:`_branch_square`)."""
     W = lv.uncovered.shape[1]
     r = k - d  # queens left to place
     nu = lv.n_uncovered[d]
@@ -476,7 +511,7 @@ def _expand(d, k, cover, lines, lv, opts):
         return BRANCH if avail >= r else DEAD
     if r == 0:
         return DEAD
-    u = _branch_square(d, lines, lv, opts)
+    u = _branch_square(d, lines, lv, opts, fixed)
     if u < 0:
         return DEAD
     if r == 1:
@@ -597,10 +632,19 @@ def _partners(d, q, cover, uncovered, allowed, partners):
 
 
 @njit(nogil=True, cache=True)
-def _list_node(d, k, tab, lv, chosen, opts, counts, listed):
+def _fixed_square(d, sym, tab, chosen, opts):
+    """The square depth ``d`` must branch on, or -1 (FEWEST decides): with ``sym`` and
+    SECOND, depth 1 branches on the ``second`` square of its root queen."""
+    if sym and d == 1 and (opts & SECOND):
+        return tab.second[chosen[0]]
+    return -1
+
+
+@njit(nogil=True, cache=True)
+def _list_node(d, k, tab, lv, chosen, sym, opts, counts, listed):
     """List the node at depth ``d`` (the ``stop`` depth) in ``listed`` unless it is dead;
     return ``listed`` (grown if needed)."""
-    if _expand(d, k, tab.cover, tab.lines, lv, opts) == DEAD:
+    if _expand(d, k, tab.cover, tab.lines, lv, opts, _fixed_square(d, sym, tab, chosen, opts)) == DEAD:
         return listed
     n = counts[LISTED]
     listed = _grow(listed, n + 1)
@@ -625,18 +669,33 @@ def _forbid_images(tab, lv, q):
 
 
 @njit(nogil=True, cache=True)
+def _forbid_fixed_images(tab, lv, a, c):
+    """At depth 1 below the root queen ``a``: forbid in the later siblings of ``c`` (just
+    tried) its images under the symmetries that fix ``a``."""
+    images = tab.images
+    for g in range(1, images.shape[0]):
+        if images[g, a] != a:
+            continue
+        s = images[g, c]
+        if s != c and _has(lv.allowed[1], s):
+            _drop(1, s, lv.allowed, lv.line_allowed, tab.lines)
+            lv.candidates[1, s >> 6] &= ~(_ONE << np.uint64(s & 63))
+
+
+@njit(nogil=True, cache=True)
 def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
     """Search the node loaded at depth ``D`` (:func:`_start`) depth first; with ``stop``,
     list its live descendants at depth ``stop`` instead of searching them. Returns
     ``found``, its arrays grown if needed."""
-    cover, lines, images, corner = tab.cover, tab.lines, tab.images, tab.corner
+    cover, lines = tab.cover, tab.lines
     uncovered, allowed, candidates, line_uncovered, line_allowed, n_uncovered, need = lv[:7]
     chosen, sorted_set, image_set, partners = buf
     counts, kept, listed = found
     d = D
     last_root = -1
+    last_one = -1  # the depth-1 queen tried last (its fixed images go before the next)
     counts[NODES] += 1
-    state = _expand(d, k, cover, lines, lv, opts)
+    state = _expand(d, k, cover, lines, lv, opts, _fixed_square(d, sym, tab, chosen, opts))
     if state == DEAD:
         return found
     while True:
@@ -644,14 +703,14 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
             # A leaf: record the sets it completes. COMPLETE: the chosen queens; LAST_QUEEN:
             # with each candidate; TWO_LEFT: with each candidate and each of its partners.
             if state == COMPLETE:
-                kept = _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set)
+                kept = _record(chosen, k, tab, sym, keep, counts, kept, sorted_set, image_set)
             while state != COMPLETE:
                 q = pop_lowest(candidates, d)
                 if q < 0:
                     break
                 if state == LAST_QUEEN:
                     chosen[d] = q
-                    kept = _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set)
+                    kept = _record(chosen, k, tab, sym, keep, counts, kept, sorted_set, image_set)
                     continue
                 allowed[d, q >> 6] ^= _ONE << np.uint64(q & 63)
                 if (opts & CHILD_CUT) and _gain(d, q, line_uncovered, uncovered, lines) < need[d]:
@@ -659,7 +718,7 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
                 chosen[d] = q
                 for i in range(_partners(d, q, cover, uncovered, allowed, partners)):
                     chosen[d + 1] = partners[i]
-                    kept = _record(chosen, k, images, corner, sym, keep, counts, kept, sorted_set, image_set)
+                    kept = _record(chosen, k, tab, sym, keep, counts, kept, sorted_set, image_set)
             if state == TWO_LEFT:
                 counts[NODES] += 1
             if d == D:
@@ -670,6 +729,8 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
         # BRANCH: the next candidate becomes the queen at depth d, unless a cut skips it.
         if sym and d == 0 and last_root >= 0:
             _forbid_images(tab, lv, last_root)
+        if sym and d == 1 and last_one >= 0 and (opts & SECOND):
+            _forbid_fixed_images(tab, lv, chosen[0], last_one)
         q = pop_lowest(candidates, d)
         if q < 0:
             if d == D:
@@ -678,6 +739,9 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
             continue
         if d == 0:
             last_root = q
+            last_one = -1
+        if d == 1:
+            last_one = q
         _drop(d, q, allowed, line_allowed, lines)
         if opts & CHILD_CUT:
             g = _gain(d, q, line_uncovered, uncovered, lines)
@@ -695,10 +759,10 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
         _descend(d, q, cover, lines, uncovered, allowed, line_uncovered, line_allowed, n_uncovered)
         counts[NODES] += 1
         if d + 1 == stop:
-            listed = _list_node(d + 1, k, tab, lv, chosen, opts, counts, listed)
+            listed = _list_node(d + 1, k, tab, lv, chosen, sym, opts, counts, listed)
             continue
         d += 1
-        state = _expand(d, k, cover, lines, lv, opts)
+        state = _expand(d, k, cover, lines, lv, opts, _fixed_square(d, sym, tab, chosen, opts))
         if state == DEAD:
             d -= 1
             state = BRANCH
@@ -758,9 +822,45 @@ def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
     )
 
 
+@lru_cache(maxsize=64)
+def second_squares(n: int) -> np.ndarray:
+    """``int64[n*n]``: for each root queen ``a`` of the class search, the square depth 1
+    branches on below it (-1 when ``a`` is no root queen or covers the board).
+
+    The root tries the squares covering square 0 in order, each forbidding its orbit in
+    the later ones; below ``a`` the allowed squares are the rest less ``a``, and the second
+    square is the one ``a`` leaves uncovered with the fewest of them covering it (the
+    first such in square order)."""
+    lines = line_table(n).astype(np.int64)
+    same = (lines[:, None, :] == lines[None, :, :]).any(axis=2)  # [n*n, n*n]: covers
+    orbit = square_images(n)
+    allowed = np.ones(n * n, dtype=bool)
+    out = np.full(n * n, -1, dtype=np.int64)
+    for a in np.flatnonzero(corner_cover(n)):
+        if not allowed[a]:
+            continue
+        below = allowed.copy()
+        below[a] = False
+        left = ~same[a]
+        if left.any():
+            count = np.where(left, same[:, below].sum(axis=1), 1 << 30)
+            out[a] = int(np.argmin(count))
+        allowed[orbit[:, a]] = False
+    out.flags.writeable = False
+    return out
+
+
 def tables(n: int) -> Tables:
     """The per-board tables :func:`run` takes."""
-    return Tables(queen_cover(n), full_board(n), line_table(n), square_images(n), corner_cover(n), orbit_boards(n))
+    return Tables(
+        queen_cover(n),
+        full_board(n),
+        line_table(n),
+        square_images(n),
+        corner_cover(n),
+        orbit_boards(n),
+        second_squares(n),
+    )
 
 
 def solve(n, k, chosen, forbidden, *, sym=True, keep=False, opts=DEFAULT_OPTS):

@@ -40,7 +40,7 @@ from knight.queens.parallel import deal
 #: Frontier nodes wanted per unit before dealing them out.
 NODES_PER_UNIT = 32
 #: Bumped when the search, the plan or the unit files change, so old stores are refused.
-PLAN_VERSION = 2
+PLAN_VERSION = 3
 #: Version of the unit file layout (:func:`unit_record`).
 UNIT_FORMAT = 2
 
