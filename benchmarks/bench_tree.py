@@ -27,7 +27,8 @@ Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tre
 engine against ``fixed``, alternating, with leaves and steps. Before/after
 (``--before [REF]``): the package at git ref REF (default HEAD; ``versions.py`` beside
 this file builds it from git) against today's, full tree sweeps of ``--boards`` under
-each rule of ``--before-rules``, alternating in one process, ``--repeats`` times (only
+each rule of ``--before-rules`` (``--before-orders K``: K random orders, which the tree
+searches in slice mode), alternating in one process, ``--repeats`` times (only
 same-run ratios mean anything on a shared machine); thread CPU seconds; the rows of
 both are compared (a digest of every column) and the knight steps each walked printed.
 Step rate (``--rate BOARDS``): knight steps per CPU second of one thread, for the tie
@@ -65,8 +66,9 @@ from versions import board_for, module, spread
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
+from knight.engine.step import LEVEL, enter
 from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows
-from knight.engine.tree import _LEVEL, _enter, search, tree_orbit
+from knight.engine.tree import search, tree_orbit
 from knight.sweep.driver import sweep
 
 
@@ -249,10 +251,12 @@ def sweep_cpu(tree_orbit_fn, board: Board, orbits, ranks, **kw) -> tuple[float, 
     return cpu, steps, digest.hexdigest()
 
 
-def alternate(board: Board, variants: dict, repeats: int) -> dict:
+def alternate(board: Board, variants: dict, repeats: int, orders: int = 0) -> dict:
     """Median CPU seconds of each variant (name -> (tree_orbit, kwargs)) and the median
-    over rounds of each one's ratio to the first, run alternately (order rotated)."""
-    spec = SweepSpec(board)
+    over rounds of each one's ratio to the first, run alternately (order rotated); every
+    order, or ``orders`` random ones (the tree's slice mode)."""
+    ranks = None if not orders else np.sort(np.random.default_rng(orders).choice(N_ORDERS, orders, replace=False))
+    spec = SweepSpec(board, ranks=ranks)
     orbits = spec.orbits()
     names = list(variants)
     for fn, kw in variants.values():  # compile, warm caches
@@ -310,7 +314,7 @@ def step_rates(board: Board, starts: int, repeats: int, ref: str, seed: int = 0)
 
 
 @nb.njit(nogil=True, cache=True)
-def _plain_walks(deg0, starts, width, offsets, level, lanes):
+def _plain_walks(deg0, starts, steps, offsets, level, lanes):
     """Knight steps of plain walks from padded squares ``starts`` (the lowest move at a
     tie), one at a time (``lanes`` 1) or two side by side in one loop (``lanes`` 2)."""
     steps = 0
@@ -319,21 +323,21 @@ def _plain_walks(deg0, starts, width, offsets, level, lanes):
         db = deg0.copy()
         a = starts[i]
         b = starts[i + lanes - 1]
-        ma, va = _enter(da, a, width, level)
-        mb, vb = _enter(db, b, width, level) if lanes == 2 else (0, 0)
+        ma, va = enter(da, a, steps, level)
+        mb, vb = enter(db, b, steps, level) if lanes == 2 else (0, 0)
         while ma != 0 and mb != 0:
             a += offsets[np.uint64(va)]
             b += offsets[np.uint64(vb)]
-            ma, va = _enter(da, a, width, level)
-            mb, vb = _enter(db, b, width, level)
+            ma, va = enter(da, a, steps, level)
+            mb, vb = enter(db, b, steps, level)
             steps += 2
         while ma != 0:
             a += offsets[np.uint64(va)]
-            ma, va = _enter(da, a, width, level)
+            ma, va = enter(da, a, steps, level)
             steps += 1
         while mb != 0:
             b += offsets[np.uint64(vb)]
-            mb, vb = _enter(db, b, width, level)
+            mb, vb = enter(db, b, steps, level)
             steps += 1
     return steps
 
@@ -346,13 +350,14 @@ def lane_rates(board: Board, repeats: int) -> dict:
     deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
     deg[: len(deg0)] = deg0
     starts = index[np.random.default_rng(0).integers(0, board.size, 1000)].astype(np.int64)
+    cell_steps = tuple(int(o) for o in offsets)
     for lanes in (1, 2):  # compiled (or loaded from numba's cache) before the clock runs
-        _plain_walks(deg, starts[:2], board.cols + 4, offsets, _LEVEL, lanes)
+        _plain_walks(deg, starts[:2], cell_steps, offsets, LEVEL, lanes)
     rates = {1: [], 2: []}
     for r in range(repeats):
         for lanes in (1, 2) if r % 2 == 0 else (2, 1):
             t0 = time.thread_time()
-            steps = _plain_walks(deg, starts, board.cols + 4, offsets, _LEVEL, lanes)
+            steps = _plain_walks(deg, starts, cell_steps, offsets, LEVEL, lanes)
             rates[lanes].append(steps / (time.thread_time() - t0))
     return rates
 
@@ -417,6 +422,7 @@ def main(argv=None) -> int:
         "the ref of the 'before' rates",
     )
     p.add_argument("--before-rules", default="fixed", help="rules of --before (a,b,...)")
+    p.add_argument("--before-orders", type=int, default=0, help="--before: this many random orders (0: all)")
     p.add_argument("--repeats", type=int, default=5, help="rounds for --rules, --before and --rate")
     p.add_argument("--rate", nargs="*", metavar="BOARD", help="only the step rates of tree, brute and tree before")
     p.add_argument("--starts", type=int, default=4, help="sampled orbit representatives for --rate")
@@ -482,7 +488,7 @@ def main(argv=None) -> int:
         for name in args.boards:
             for rule in args.before_rules.split(","):
                 variants = {"before": (old.tree_orbit, {"rule": rule}), "after": (tree_orbit, {"rule": rule})}
-                r = alternate(parse_board(name), variants, args.repeats)
+                r = alternate(parse_board(name), variants, args.repeats, args.before_orders)
                 print(
                     f"| {name} | {rule} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['spread']} "
                     f"| {r['before']['steps']:,} / {r['after']['steps']:,} "

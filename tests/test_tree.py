@@ -19,7 +19,8 @@ from knight.core.symmetry import group
 from knight.engine.brute import _walk
 from knight.engine.layout import BLOCKED, padded
 from knight.engine.sweep import SweepSpec, brute_orbit, iter_chunks, orbit_rows
-from knight.engine.tree import _LEVEL, _enter, search, tree_orbit
+from knight.engine.step import LEVEL, enter
+from knight.engine.tree import _steps, search, tree_orbit
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 ALL = np.arange(N_ORDERS, dtype=np.int64)
@@ -398,7 +399,7 @@ def test_search_refuses_ranks_that_steer_nothing(wanted):
 
 
 def test_step_matches_a_plain_least_degree_count():
-    """``_enter`` (one step of the search: degree table look-ups, no comparisons) against
+    """``enter`` (one step of every kernel: degree table look-ups, no comparisons) against
     the rule read plainly: on boards with random squares visited mid-walk, the knight's
     unvisited neighbours lose a degree and the moves to the least of them are the mask.
     Degrees are recounted from the visited squares, not taken from the engine."""
@@ -432,9 +433,18 @@ def test_step_matches_a_plain_least_degree_count():
                     least, mask = d, 0
                 if d == least:
                     mask |= 1 << m
-        got, low = _enter(deg, cells[p], width, _LEVEL)
+        got, low = enter(deg, cells[p], tuple(int(o) for o in offsets), LEVEL)
         assert got == mask, (p, got, mask)
         assert mask == 0 or low == (mask & -mask).bit_length() - 1
         assert np.array_equal(deg, want)
         sizes_seen.add(bin(mask).count("1"))
     assert sizes_seen >= {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("name", ["5", "8x9", "3x20"])
+def test_tree_steps_are_the_moves_in_move_order(name):
+    """The tie tree gives the step its neighbours in move order, built from the padded
+    width: the moves of docs/conventions.md."""
+    board = parse_board(name)
+    _, offsets, _ = padded(board)
+    assert _steps(board.cols + 4) == tuple(int(o) for o in offsets)
