@@ -49,10 +49,6 @@ def tour(
     except ValueError as exc:
         raise ValueError(named("order", str(exc))) from None
     seed, trial, retries = (check_setting(k, v) for k, v in (("seed", seed), ("trial", trial), ("retries", retries)))
-    if rule == "fixed":
-        from knight.engine.brute import run
-
-        return run(board, square, order)
     from knight.engine.walk import run
 
     return run(board, square, rule, order=order, seed=seed, trial=trial, retries=retries)
