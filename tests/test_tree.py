@@ -10,6 +10,7 @@ from ``knight.engine.tree`` itself (the tree only chooses which orders to sample
 from __future__ import annotations
 
 import naive_rules
+import numba as nb
 import numpy as np
 import pytest
 
@@ -17,10 +18,10 @@ from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS, all_orders
 from knight.core.symmetry import group
 from knight.engine.layout import BLOCKED, Outcomes, padded
-from knight.engine.step import LEVEL, enter
+from knight.engine.step import LEVEL, enter, neighbours
 from knight.engine.sweep import SweepSpec, brute_orbit, iter_chunks, orbit_rows
 from knight.engine.tiebreak import FIXED
-from knight.engine.tree import _steps, search, tree_orbit
+from knight.engine.tree import search, tree_orbit
 from knight.engine.walk import Rule, Schedule, board_cells, run_batch
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
@@ -438,7 +439,7 @@ def test_step_matches_a_plain_least_degree_count():
                     least, mask = d, 0
                 if d == least:
                     mask |= 1 << m
-        got, low = enter(deg, cells[p], tuple(int(o) for o in offsets), LEVEL)
+        got, low = enter(deg, cells[p], width, LEVEL)
         assert got == mask, (p, got, mask)
         assert mask == 0 or low == (mask & -mask).bit_length() - 1
         assert np.array_equal(deg, want)
@@ -480,9 +481,14 @@ def test_step_in_a_tie_orders_priority_takes_the_orders_move():
 
 
 @pytest.mark.parametrize("name", ["5", "8x9", "3x20"])
-def test_tree_steps_are_the_moves_in_move_order(name):
-    """The tie tree gives the step its neighbours in move order, built from the padded
-    width: the moves of docs/conventions.md."""
+def test_neighbours_from_the_width_are_the_moves_in_move_order(name):
+    """The tie tree gives the step the padded width; the neighbours are then the moves of
+    docs/conventions.md in move order, in Python and in numba, and the same as from the
+    eight steps."""
     board = parse_board(name)
-    _, offsets, _ = padded(board)
-    assert _steps(board.cols + 4) == tuple(int(o) for o in offsets)
+    _, offsets, index = padded(board)
+    width, p = board.cols + 4, int(index[board.size // 2])
+    want = tuple(p + int(o) for o in offsets)
+    assert neighbours(p, width) == want == neighbours(p, tuple(int(o) for o in offsets))
+    jitted = nb.njit(lambda p, steps: neighbours(p, steps))
+    assert jitted(p, width) == want == jitted(p, tuple(int(o) for o in offsets))

@@ -11,7 +11,7 @@ order decides. For ``fixed`` that is a plain tie point.
 
 Search. From a start the knight walks while one candidate is left: the engine's one
 step, :func:`knight.engine.step.enter`, visits a square and returns the candidates from
-it in one pass over its eight neighbours (given in move order, :func:`_steps`), and
+it in one pass over its eight neighbours (in move order, given the padded width), and
 :func:`_forced` repeats it while a single candidate is left. At a
 residual tie among the moves ``T`` the search branches on each ``t`` in ``T``: the
 orders whose first move of ``T`` is ``t``. Two kernels share
@@ -141,15 +141,6 @@ class Geometry(NamedTuple):
     level: np.ndarray
 
 
-@nb.njit(nogil=True, cache=True, inline="always")
-def _steps(width):
-    """The padded step of each move (docs/conventions.md, 0-based: (2, 1), (2, -1),
-    (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2)) on rows of ``width`` cells, as
-    the tuple :func:`knight.engine.step.enter` takes. Built from ``width`` in the loop that
-    walks, so that LLVM folds each into an address (two registers, not eight)."""
-    return (2 * width + 1, 2 * width - 1, width - 2, -width - 2, -2 * width - 1, -2 * width + 1, -width + 2, width + 2)
-
-
 @nb.njit(nogil=True, cache=True)
 def _forced(deg, cur, mask, move, width, offsets, level):
     """Walk on from padded square ``cur`` while its candidates ``mask`` are a single
@@ -158,11 +149,10 @@ def _forced(deg, cur, mask, move, width, offsets, level):
     The search's common case in a loop of its own, whose few variables stay in
     registers (in the search's main loop they are spilled to memory on every step).
     """
-    steps = _steps(width)
     k = 0
     while mask != 0 and mask & (mask - 1) == 0:
         cur += offsets[np.uint64(move)]
-        mask, move = enter(deg, cur, steps, level)
+        mask, move = enter(deg, cur, width, level)
         k += 1
     return cur, mask, k
 
@@ -389,7 +379,6 @@ def _side_by_side(deg, st, rule, offsets, lowest, width, level):
     numba: a call would count references to its arrays each time."""
     ca, ma, va = st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE]
     cb, mb, vb = st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE]
-    steps = _steps(width)
     k = 0
     if rule == FIXED:
         # Ties with a single branch too: a tied move that no other tied move must
@@ -406,16 +395,16 @@ def _side_by_side(deg, st, rule, offsets, lowest, width, level):
             tb += mb != lb
             ca += lowest[la]
             cb += lowest[lb]
-            ma, va = enter(deg, ca, steps, level)
-            mb, vb = enter(deg, cb, steps, level)
+            ma, va = enter(deg, ca, width, level)
+            mb, vb = enter(deg, cb, width, level)
             k += 1
         st[0, S_TIES], st[1, S_TIES] = ta, tb
     else:
         while ma != 0 and ma & (ma - 1) == 0 and mb != 0 and mb & (mb - 1) == 0:
             ca += offsets[np.uint64(va)]
             cb += offsets[np.uint64(vb)]
-            ma, va = enter(deg, ca, steps, level)
-            mb, vb = enter(deg, cb, steps, level)
+            ma, va = enter(deg, ca, width, level)
+            mb, vb = enter(deg, cb, width, level)
             k += 1
     st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE] = ca, ma, va
     st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE] = cb, mb, vb
@@ -440,7 +429,7 @@ def _steal(st, w, frames, snap, words, deg, offsets, width, level):
     row = fb + f
     t, n, ties, square = _branch(frames, row, snap, words, w * snap.shape[1])
     p = square + w * (deg.shape[0] // 2) + offsets[t]
-    st[w, S_MASK], st[w, S_MOVE] = enter(deg, p, _steps(width), level)
+    st[w, S_MASK], st[w, S_MOVE] = enter(deg, p, width, level)
     st[w, S_CUR] = p
     st[w, S_N] = n + 1
     st[w, S_TIES] = ties
@@ -486,10 +475,9 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     depth = frames.shape[0] // 2  # frame rows of a lane
     lanes = (deg[:span], deg[span:])  # a lane's cells, for the rules' keys
     offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
-    steps = _steps(width)
     st = np.zeros((2, N_LANE_FIELDS), np.int64)
     st[0, S_CUR] = p0
-    st[0, S_MASK], st[0, S_MOVE] = enter(deg, p0, steps, level)
+    st[0, S_MASK], st[0, S_MOVE] = enter(deg, p0, width, level)
     st[0, S_N] = st[0, S_ON] = 1
     leaves = walked = labelled = clash = 0
     while st[0, S_ON] or st[1, S_ON]:
@@ -546,7 +534,7 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
                 t, n, ties, square = _branch(frames, row, snap, words, w * nw)
                 after, before = _constrain(frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t)
                 p = square + off + offsets[t]
-            st[w, S_MASK], st[w, S_MOVE] = enter(deg, p, steps, level)
+            st[w, S_MASK], st[w, S_MOVE] = enter(deg, p, width, level)
             st[w, S_CUR], st[w, S_N], st[w, S_TIES], st[w, S_NF] = p, n + 1, ties, nf
             st[w, S_AFTER], st[w, S_BEFORE] = after, before
             st[w, S_LO] = min(st[w, S_LO], nf)  # a frame opened later lies at nf or above
@@ -633,9 +621,8 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
     deg, frames, snap = walk
     words = deg.view(np.int64)
     offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
-    steps = _steps(width)
     cur = p0
-    mask, move = enter(deg, cur, steps, level)
+    mask, move = enter(deg, cur, width, level)
     n = 1
     ties = nf = leaves = walked = labelled = clash = 0
     while True:
@@ -672,7 +659,7 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
             lo, hi = frames[f, F_BOUNDS + t], frames[f, F_BOUNDS + t + 1]
             p = square + offsets[t]
         cur = p
-        mask, move = enter(deg, cur, steps, level)
+        mask, move = enter(deg, cur, width, level)
         n += 1
         walked += 1
 
