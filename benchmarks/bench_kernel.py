@@ -1,37 +1,54 @@
-"""Throughput of the brute-force Warnsdorff kernel on the full sweep of one board.
+"""Throughput of the brute-force kernel on the full sweep of one board.
 
 Prints knight steps per second and runs per second for: the bare kernel on one
-thread, and the sweep through Dask with 1 and with W worker threads (default 2),
-all in one process so the ratios compare like with like on a shared machine.
+thread (every start x every order, ``knight.engine.sweep.brute_orbit``), and the sweep
+through Dask with 1 and with W worker threads (default 2), all in one process so the
+ratios compare like with like on a shared machine.
+
+``--before [REF]`` instead times the bare kernel as it was at git ref REF (default
+HEAD; ``versions.py`` builds it from git) against today's, alternating in one process
+for ``--repeat`` rounds, thread CPU seconds, with the rows of both compared by digest;
+``--rule`` picks the rule (fixed by default; pohl, roth and corner too).
 
     python benchmarks/bench_kernel.py [--board 8] [--workers 2] [--repeat 3]
+    python benchmarks/bench_kernel.py --before 3881b74 --board 7 --repeat 7
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import time
 
 import numpy as np
+from versions import alternate, board_for, module, spread
 
 from knight.core.board import parse_board
-from knight.core.orders import all_orders
-from knight.engine.brute import run_batch
-from knight.engine.layout import Outcomes, padded
-from knight.engine.sweep import SweepSpec
+from knight.core.orders import N_ORDERS
+from knight.engine.sweep import SweepSpec, orbit_rows
 from knight.runtime.cluster import dask_client
 from knight.sweep.driver import sweep
 
+COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 
-def bare_kernel(board) -> tuple[float, int, int]:
-    starts = np.repeat(np.arange(board.size, dtype=np.uint32), 40320)
-    ranks = np.tile(np.arange(40320, dtype=np.uint16), board.size)
-    n = len(starts)
-    out = Outcomes.empty(n)
+
+def bare_kernel(board, rule="fixed", sweep_module=None) -> tuple[int, int, str]:
+    """(runs, knight steps, digest of the rows) of every start x every order under
+    ``rule``, one call of ``orbit_rows`` (of ``sweep_module``, default today's)."""
+    fn = orbit_rows if sweep_module is None else sweep_module.orbit_rows
+    board = board if sweep_module is None else board_for(sweep_module, board)
+    out = fn(board, np.arange(board.size), np.arange(N_ORDERS), "brute", rule)
+    digest = hashlib.blake2b(digest_size=16)
+    for name in COLUMNS:
+        digest.update(np.ascontiguousarray(out[name]).data)
+    return len(out["start"]), int(out["steps"][0]), digest.hexdigest()
+
+
+def timed_kernel(board) -> tuple[float, int, int]:
     t0 = time.perf_counter()
-    steps = run_batch(*padded(board), starts, ranks, all_orders(), out)
-    return time.perf_counter() - t0, n, int(steps)
+    runs, steps, _ = bare_kernel(board)
+    return time.perf_counter() - t0, runs, steps
 
 
 def dask_sweep(board, workers: int) -> tuple[float, int, int]:
@@ -42,13 +59,36 @@ def dask_sweep(board, workers: int) -> tuple[float, int, int]:
         return time.perf_counter() - t0, s.runs, s.steps
 
 
+def before_after(board, ref: str, rule: str, rounds: int) -> None:
+    """The brute-force kernel at ``ref`` against today's, alternating (module docstring)."""
+    old = module(ref, "engine.sweep")
+    fns = {"before": lambda: bare_kernel(board, rule, old), "after": lambda: bare_kernel(board, rule)}
+    rows = {name: fn() for name, fn in fns.items()}
+    secs = alternate(fns, rounds)
+    runs, steps = rows["after"][:2]
+    med = statistics.median
+    print(
+        f"brute force {rule} {board.name}, every start x every order ({runs:,} runs, {steps:,} knight steps): "
+        f"before {med(secs['before']):.3f} s, after {med(secs['after']):.3f} s thread CPU "
+        f"({steps / med(secs['after']) / 1e6:.1f} M steps/s); after / before {spread(secs['after'], secs['before'])} "
+        f"over {rounds} rounds; steps before / after {rows['before'][1]:,} / {steps:,}; "
+        f"rows equal: {rows['before'][2] == rows['after'][2]}",
+        flush=True,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="8")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--before", metavar="REF", nargs="?", const="HEAD", help="the kernel at REF against today's")
+    ap.add_argument("--rule", default="fixed", help="rule of --before: fixed, pohl, roth or corner")
     args = ap.parse_args()
     board = parse_board(args.board)
+    if args.before:
+        before_after(board, args.before, args.rule, args.repeat)
+        return
     small = parse_board(5)
     bare_kernel(small)  # compile (or load the cache) outside the timings
     with dask_client(1) as c:
@@ -56,7 +96,7 @@ def main() -> None:
 
     rows = []
     for label, fn in (
-        ("kernel, 1 thread", lambda: bare_kernel(board)),
+        ("kernel, 1 thread", lambda: timed_kernel(board)),
         ("dask, 1 worker", lambda: dask_sweep(board, 1)),
         (f"dask, {args.workers} workers", lambda: dask_sweep(board, args.workers)),
     ):

@@ -1,8 +1,8 @@
 """Speed of the tie-break rule kernel (knight.engine.walk), all figures in one run.
 
 1. One 1000 x 1000 run per rule from square 0, in process (median of 3, compiled).
-2. Knight steps per second per rule beside the brute fixed-order kernel
-   (knight.engine.brute.run_batch) on the same workload: every start of a 50 x 50 board,
+2. Knight steps per second per rule beside the brute-force pair kernel under ``fixed``
+   (knight.engine.walk.pair_outcomes, order 12345678) on the same workload: every start of a 50 x 50 board,
    and 200,000 runs on 8 x 8 (every start, repeated) for the small-board case. The
    timings alternate kernel by kernel; medians of 3.
 3. The table-57 workload (every start of an N x N board under ``fixed``, order
@@ -25,13 +25,17 @@ CPU: for each board of ``--boards``, two runs from (1, 1) of each rule (trials 0
 one board: a second degree array) and one run on this board beside one on the next
 smaller board (``two_board_outcomes``, as the studies pair one-run boards).
 
-``--before FILE`` instead runs another version of ``knight/engine/walk.py`` against this
-one (e.g. ``git show REV:knight/engine/walk.py > /tmp/kernel_before.py``): one run from
-(1, 1) per rule on each board of ``--boards``, the two alternating for ``--rounds``
-rounds, rows checked equal; thread CPU time, after / before as a median and a range.
+``--before [REF]`` instead runs the rule kernel as it was at git ref REF (default HEAD;
+``versions.py`` builds it from git) against today's, in one process: per rule, one run
+from (1, 1) on each board of ``--boards`` (``big``), every start of 50 x 50 under trials 0
+and 1 (``50``), 200,000 runs on 8 x 8 (``8``), and for the rules of a tie order 160,000
+(start, order) pairs on 8 x 8 (``pairs``: ``pair_outcomes``, the brute-force pair kernel);
+``--workloads`` picks among them. The two alternate for ``--rounds`` rounds, each timing
+repeated to last ``--least`` seconds, rows checked equal; thread CPU time, after / before
+as a median and a range.
 
     python benchmarks/bench_rules.py [--threads 2] [--sc-max 2000] [--big 10000]
-    python benchmarks/bench_rules.py --before /tmp/kernel_before.py [--boards 2001,4001] [--rounds 5]
+    python benchmarks/bench_rules.py --before 3881b74 [--boards 2001,4001] [--rounds 5]
     python benchmarks/bench_rules.py --two squirrel-cull,roth-random,fixed,roth --boards 1001,2001,6001
     python benchmarks/bench_rules.py --layouts squirrel-cull,roth --boards 2001,6001,10000 --rounds 3
 """
@@ -50,12 +54,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from versions import alternate, board_for, module, spread
 
 from knight.core.board import Board
 from knight.core.orders import all_orders
-from knight.engine.brute import run_batch
-from knight.engine.layout import Outcomes, padded
-from knight.engine.walk import RULES, outcomes
+from knight.engine.layout import Outcomes
+from knight.engine.walk import RULES, outcomes, pair_outcomes
 
 
 def timed(fn):
@@ -65,9 +69,8 @@ def timed(fn):
 
 
 def brute(board: Board, starts: np.ndarray) -> int:
-    n = len(starts)
-    out = Outcomes.empty(n)
-    return int(run_batch(*padded(board), starts.astype(np.uint32), np.zeros(n, np.uint16), all_orders(), out))
+    """Knight steps of ``fixed`` from ``starts`` by the (start, order) pair kernel."""
+    return int(pair_outcomes(board, "fixed", starts, np.zeros(len(starts), np.int64))["steps"][0])
 
 
 def rule_steps(board: Board, rule: str, starts: np.ndarray) -> int:
@@ -96,7 +99,7 @@ def big_runs() -> None:
 
 def throughput(board: Board, starts: np.ndarray, label: str) -> None:
     print(f"2. {label}: {len(starts):,} runs, million knight steps per second (median of 3)")
-    names = ["brute run_batch (fixed)"] + list(RULES)
+    names = ["brute pairs (fixed)"] + list(RULES)
     fns = [lambda: brute(board, starts)] + [(lambda r=r: rule_steps(board, r, starts)) for r in RULES]
     times = {n: [] for n in names}
     steps = {}
@@ -192,35 +195,73 @@ def peak_rss(n: int) -> None:
         )
 
 
-def before(path: str, sides: list[int], rounds: int) -> None:
-    """Another version of the rule kernel against this one, alternating, same rows."""
-    from versions import load
+def _same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k]) for k in a)
 
+
+def _compare(label: str, calls: dict, rounds: int, least: float) -> float:
+    """Time ``calls["before"]`` and ``calls["after"]`` alternating (rows checked equal),
+    each timing repeating its call to last about ``least`` seconds; print and return the
+    median ratio after / before."""
+    rows = {name: fn() for name, fn in calls.items()}
+    if not _same(rows["before"], rows["after"]):
+        raise SystemExit(f"{label}: before and after give different rows")
+    t0 = time.thread_time()
+    calls["before"]()
+    repeat = max(1, int(np.ceil(least / max(time.thread_time() - t0, 1e-6))))
+    secs = alternate({n: (lambda fn=fn: [fn() for _ in range(repeat)]) for n, fn in calls.items()}, rounds)
+    steps = int(rows["after"]["steps"][0]) * repeat
+    med = statistics.median
+    print(
+        f"{label:44s} before {med(secs['before']):7.3f} s  after {med(secs['after']):7.3f} s "
+        f"({steps / med(secs['after']) / 1e6:6.1f} M steps/s)  after / before {spread(secs['after'], secs['before'])}"
+        f"  x{repeat}",
+        flush=True,
+    )
+    return med(a / b for a, b in zip(secs["after"], secs["before"]))
+
+
+WORKLOADS = ("big", "50", "8", "pairs")
+
+
+def before(ref: str, sides: list[int], rounds: int, least: float, workloads=WORKLOADS) -> None:
+    """The rule kernel at git ref ``ref`` against today's, alternating, same rows: one run
+    from (1, 1) per rule on each board of ``sides`` (big), every start of 50 x 50 under
+    trials 0 and 1 (50), 200,000 runs on 8 x 8 (8), and 160,000 (start, order) pairs on 8 x 8
+    per rule of a tie order (pairs)."""
     from knight.engine import walk as kernel
 
-    kernels = {"before": load(path), "after": kernel}
-    for mod in kernels.values():
-        warm(mod.outcomes)
-    print(f"\n# rule kernel after / before, thread CPU, one run from (1, 1), {rounds} rounds alternating")
-    for side in sides:
-        board = Board(side, side)
-        for rule in RULES:
-            rows = {name: mod.outcomes(board, rule, [0], seed=1, retries=3) for name, mod in kernels.items()}
-            if any(not np.array_equal(rows["before"][c], rows["after"][c]) for c in rows["after"]):
-                raise SystemExit(f"{rule} on {side}x{side}: before and after give different rows")
-            secs = {"before": [], "after": []}
-            for r in range(rounds):
-                for name in sorted(kernels, reverse=r % 2 == 1):
-                    t0 = time.thread_time()
-                    kernels[name].outcomes(board, rule, [0], seed=1, retries=3)
-                    secs[name].append(time.thread_time() - t0)
-            ratios = [a / b for a, b in zip(secs["after"], secs["before"])]
-            steps = int(rows["after"]["steps"][0])
-            print(
-                f"{rule:>14} {side}x{side}: before {statistics.median(secs['before']):.3f} s, after "
-                f"{statistics.median(secs['after']):.3f} s ({steps / statistics.median(secs['after']) / 1e6:.1f} M "
-                f"steps/s); after / before {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
-            )
+    kernels = {"before": module(ref, "engine.walk"), "after": kernel}
+    print(f"\n# rule kernel at {ref} / today, thread CPU, {rounds} rounds alternating; after / before median (min-max)")
+    ratios = []
+
+    def both(fn):
+        return {name: (lambda mod=mod: fn(mod)) for name, mod in kernels.items()}
+
+    b50, b8 = Board(50, 50), Board(8, 8)
+    many8 = np.tile(np.arange(64), 200_000 // 64)
+    for rule in RULES:
+        run = dict(seed=1, retries=3)
+        for side in sides if "big" in workloads else []:
+            board = Board(side, side)
+            calls = both(lambda m, b=board, r=rule: m.outcomes(board_for(m, b), r, [0], **run))
+            ratios.append(_compare(f"{rule}, one {side}x{side} run", calls, rounds, least))
+        if "50" in workloads:
+            calls = both(lambda m, r=rule: m.outcomes(board_for(m, b50), r, np.arange(b50.size), 2, **run))
+            ratios.append(_compare(f"{rule}, 50x50 every start x 2 trials", calls, rounds, least))
+        if "8" in workloads and rule != "squirrel-cull":
+            calls = both(lambda m, r=rule: m.outcomes(board_for(m, b8), r, many8, **run))
+            ratios.append(_compare(f"{rule}, 8x8 x 200,000 runs", calls, rounds, least))
+    gen = np.random.default_rng(8)
+    for rule in ("fixed", "pohl", "roth", "corner") if "pairs" in workloads else ():
+        starts = np.repeat(np.arange(64), 2500)
+        ranks = gen.integers(0, 40320, len(starts))
+        calls = both(lambda m, r=rule, s=starts, k=ranks: m.pair_outcomes(board_for(m, b8), r, s, k))
+        ratios.append(_compare(f"{rule} pairs, 8x8 x 160,000", calls, rounds, least))
+    print(
+        f"\nper-workload median ratios after / before: median {statistics.median(ratios):.3f}, "
+        f"min {min(ratios):.3f}, max {max(ratios):.3f} over {len(ratios)} workloads"
+    )
 
 
 def _cells(board: Board, code: int, in_tiles: bool):
@@ -363,9 +404,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sc-max", type=int, default=2000)
     ap.add_argument("--big", type=int, default=10000, help="side of the peak-RSS board (0: skip)")
-    ap.add_argument("--before", metavar="FILE", help="another knight/engine/walk.py against this one")
+    ap.add_argument(
+        "--before", metavar="REF", nargs="?", const="HEAD", help="the kernel at git ref REF against today's"
+    )
     ap.add_argument("--boards", default="2001,4001", help="board sides for --before, e.g. 2001,4001")
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds for --before")
+    ap.add_argument("--workloads", default=",".join(WORKLOADS), help="workloads of --before (module docstring)")
+    ap.add_argument("--least", type=float, default=0.3, help="--before: seconds a timing lasts at least")
     ap.add_argument("--layouts", metavar="RULES", help="row by row against in tiles for these rules (a,b,...)")
     ap.add_argument("--two", metavar="RULES", help="two runs at a time against one at a time (a,b,...)")
     args = ap.parse_args()
@@ -376,7 +421,8 @@ def main() -> None:
         layouts([int(x) for x in args.boards.split(",")], args.rounds, args.layouts.split(","))
         return
     if args.before:
-        before(args.before, [int(x) for x in args.boards.split(",")], args.rounds)
+        sides = [int(x) for x in args.boards.split(",") if x]
+        before(args.before, sides, args.rounds, args.least, args.workloads.split(","))
         return
     warm()
     big_runs()

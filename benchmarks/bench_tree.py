@@ -6,9 +6,8 @@ Usage::
     python benchmarks/bench_tree.py --boards 8 --e2e none --scale none --memory none
     python benchmarks/bench_tree.py --job 32 0           # one sweep job (chunk 0 of 32x32)
     python benchmarks/bench_tree.py --rules-only          # pohl, roth, corner against fixed
-    git show HEAD~1:knight/engine/tree.py > /tmp/old_tree.py
-    python benchmarks/bench_tree.py --before /tmp/old_tree.py   # old kernel against this one
-    python benchmarks/bench_tree.py --rate 24 32          # knight steps per second: tree, brute, tree before
+    python benchmarks/bench_tree.py --before 3881b74      # the tree at a commit against today's
+    python benchmarks/bench_tree.py --rate 24 32 --before 3881b74   # steps per second: tree, brute, both then
     python benchmarks/bench_tree.py --pairs 601 1201      # few orders from (1, 1): tree against the pair kernel
     python benchmarks/bench_tree.py --lanes 32 64         # plain walks: one at a time against two side by side
 
@@ -26,15 +25,18 @@ does. Memory (``--memory``): peak RSS of one sweep job (chunk 0, the first
 ``workflow/scripts/sweep_chunk.py`` does) measured by ``/usr/bin/time -v``.
 Rules (``--rules``): full sweeps of ``pohl``, ``roth`` and ``corner`` by the tree
 engine against ``fixed``, alternating, with leaves and steps. Before/after
-(``--before FILE``): another version of ``knight/engine/tree.py`` (e.g. from git history)
-against this one, full sweeps alternating in one process, ``--repeats`` times (only
-same-run ratios mean anything on a shared machine); the rows of both are compared (a
-digest of every column) and the knight steps each walked printed. Step rate (``--rate BOARDS``): knight
-steps per CPU second of one thread, for the tie tree (``search`` from ``--starts``
-sampled orbit representatives, every order), the brute-force kernel (the same starts,
-every order, ``brute_orbit``) and the tie tree before issue 19 (``tree_before.py``
-beside this file), in rotated order each round, ``--repeats`` rounds; the ratios are
-taken round by round and their median, minimum and maximum printed. Pairs (``--pairs
+(``--before [REF]``): the package at git ref REF (default HEAD; ``versions.py`` beside
+this file builds it from git) against today's, full tree sweeps of ``--boards`` under
+each rule of ``--before-rules`` (``--before-orders K``: K random orders, which the tree
+searches in slice mode), alternating in one process, ``--repeats`` times (only
+same-run ratios mean anything on a shared machine); thread CPU seconds; the rows of
+both are compared (a digest of every column) and the knight steps each walked printed.
+Step rate (``--rate BOARDS``): knight steps per CPU second of one thread, for the tie
+tree (``search`` from ``--starts`` sampled orbit representatives, every order), the
+brute-force kernel (the same starts, every order, ``brute_orbit``), and both as they
+were at ``--before`` (default HEAD), in rotated order each round, ``--repeats`` rounds;
+the ratios are taken round by round and their median, minimum and maximum printed.
+Pairs (``--pairs
 BOARDS``): the work of a claims scan, ``--pair-rule`` (roth) from (1, 1) under K random
 orders (K = 4, 16, 64, 256), by the tie tree in slice mode and by the brute-force pair
 kernel (``knight.engine.walk.pair_outcomes``), alternating, ``--repeats`` rounds: the
@@ -60,12 +62,13 @@ import time
 
 import numba as nb
 import numpy as np
-from versions import load
+from versions import board_for, module, spread
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
+from knight.engine.step import LEVEL, enter
 from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows
-from knight.engine.tree import _LEVEL, _enter, search, tree_orbit
+from knight.engine.tree import search, tree_orbit
 from knight.sweep.driver import sweep
 
 
@@ -232,24 +235,28 @@ ROW_COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 
 
 def sweep_cpu(tree_orbit_fn, board: Board, orbits, ranks, **kw) -> tuple[float, int, str]:
-    """CPU seconds and knight steps of a full tree sweep with ``tree_orbit_fn``, and a
-    digest of its rows (computed outside the timed calls)."""
-    clock = Clock()
+    """Thread CPU seconds and knight steps of a full tree sweep with ``tree_orbit_fn``,
+    and a digest of its rows (computed outside the timed calls)."""
+    cpu = 0.0
     steps = 0
     digest = hashlib.blake2b(digest_size=16)
+    board = board_for(sys.modules[tree_orbit_fn.__module__], board)  # the Board of the function's package
     for orbit in orbits:
-        with clock:
-            out = tree_orbit_fn(board, orbit, ranks, **kw)
+        t0 = time.thread_time()
+        out = tree_orbit_fn(board, orbit, ranks, **kw)
+        cpu += time.thread_time() - t0
         steps += int(out["steps"][0])
         for name in ROW_COLUMNS:
             digest.update(np.ascontiguousarray(out[name]).data)
-    return clock.cpu, steps, digest.hexdigest()
+    return cpu, steps, digest.hexdigest()
 
 
-def alternate(board: Board, variants: dict, repeats: int) -> dict:
+def alternate(board: Board, variants: dict, repeats: int, orders: int = 0) -> dict:
     """Median CPU seconds of each variant (name -> (tree_orbit, kwargs)) and the median
-    over rounds of each one's ratio to the first, run alternately (order rotated)."""
-    spec = SweepSpec(board)
+    over rounds of each one's ratio to the first, run alternately (order rotated); every
+    order, or ``orders`` random ones (the tree's slice mode)."""
+    ranks = None if not orders else np.sort(np.random.default_rng(orders).choice(N_ORDERS, orders, replace=False))
+    spec = SweepSpec(board, ranks=ranks)
     orbits = spec.orbits()
     names = list(variants)
     for fn, kw in variants.values():  # compile, warm caches
@@ -268,16 +275,20 @@ def alternate(board: Board, variants: dict, repeats: int) -> dict:
             "steps": steps[n],
             "rows": rows[n],
             "ratio": statistics.median(b / a for a, b in zip(secs[first], secs[n])),
+            "spread": spread(secs[n], secs[first]),
         }
         for n in names
     }
 
 
-def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -> dict:
-    """Knight steps per CPU second (this thread) of the tie tree, brute force and the tree
-    before, alternating (module docstring); per variant the rates of every round."""
+def step_rates(board: Board, starts: int, repeats: int, ref: str, seed: int = 0) -> dict:
+    """Knight steps per CPU second (this thread) of the tie tree and brute force, today's
+    and at git ref ``ref``, alternating (module docstring); per variant the rates of
+    every round."""
     import knight.engine.tree as tree
 
+    old_tree, old_sweep = module(ref, "engine.tree"), module(ref, "engine.sweep")
+    old_board = board_for(old_tree, board)
     reps = [int(o[0]) for o in SweepSpec(board).orbits()]
     rng = np.random.default_rng(seed)
     sample = sorted(rng.choice(reps, min(starts, len(reps)), replace=False).tolist())
@@ -285,8 +296,13 @@ def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -
     variants = {
         "tree": lambda: sum(tree.search(board, s)["steps"] for s in sample),
         "brute": lambda: sum(int(brute_orbit(board, np.array([s]), ranks)["steps"][0]) for s in sample),
-        "before": lambda: sum(before.search(board, s)["steps"] for s in sample),
+        "tree before": lambda: sum(old_tree.search(old_board, s)["steps"] for s in sample),
+        "brute before": lambda: sum(
+            int(old_sweep.brute_orbit(old_board, np.array([s]), ranks)["steps"][0]) for s in sample
+        ),
     }
+    for fn in variants.values():  # compiled (or loaded) before the clock runs
+        fn()
     names = list(variants)
     rates = {n: [] for n in names}
     for r in range(repeats):
@@ -298,7 +314,7 @@ def step_rates(board: Board, starts: int, repeats: int, before, seed: int = 0) -
 
 
 @nb.njit(nogil=True, cache=True)
-def _plain_walks(deg0, starts, width, offsets, level, lanes):
+def _plain_walks(deg0, starts, steps, offsets, level, lanes):
     """Knight steps of plain walks from padded squares ``starts`` (the lowest move at a
     tie), one at a time (``lanes`` 1) or two side by side in one loop (``lanes`` 2)."""
     steps = 0
@@ -307,21 +323,21 @@ def _plain_walks(deg0, starts, width, offsets, level, lanes):
         db = deg0.copy()
         a = starts[i]
         b = starts[i + lanes - 1]
-        ma, va = _enter(da, a, width, level)
-        mb, vb = _enter(db, b, width, level) if lanes == 2 else (0, 0)
+        ma, va = enter(da, a, steps, level)
+        mb, vb = enter(db, b, steps, level) if lanes == 2 else (0, 0)
         while ma != 0 and mb != 0:
             a += offsets[np.uint64(va)]
             b += offsets[np.uint64(vb)]
-            ma, va = _enter(da, a, width, level)
-            mb, vb = _enter(db, b, width, level)
+            ma, va = enter(da, a, steps, level)
+            mb, vb = enter(db, b, steps, level)
             steps += 2
         while ma != 0:
             a += offsets[np.uint64(va)]
-            ma, va = _enter(da, a, width, level)
+            ma, va = enter(da, a, steps, level)
             steps += 1
         while mb != 0:
             b += offsets[np.uint64(vb)]
-            mb, vb = _enter(db, b, width, level)
+            mb, vb = enter(db, b, steps, level)
             steps += 1
     return steps
 
@@ -334,20 +350,16 @@ def lane_rates(board: Board, repeats: int) -> dict:
     deg = np.full(-(-len(deg0) // 8) * 8, BLOCKED, np.int8)
     deg[: len(deg0)] = deg0
     starts = index[np.random.default_rng(0).integers(0, board.size, 1000)].astype(np.int64)
+    cell_steps = tuple(int(o) for o in offsets)
     for lanes in (1, 2):  # compiled (or loaded from numba's cache) before the clock runs
-        _plain_walks(deg, starts[:2], board.cols + 4, offsets, _LEVEL, lanes)
+        _plain_walks(deg, starts[:2], cell_steps, offsets, LEVEL, lanes)
     rates = {1: [], 2: []}
     for r in range(repeats):
         for lanes in (1, 2) if r % 2 == 0 else (2, 1):
             t0 = time.thread_time()
-            steps = _plain_walks(deg, starts, board.cols + 4, offsets, _LEVEL, lanes)
+            steps = _plain_walks(deg, starts, cell_steps, offsets, LEVEL, lanes)
             rates[lanes].append(steps / (time.thread_time() - t0))
     return rates
-
-
-def load_tree(path: str):
-    """Import a version of ``knight/engine/tree.py`` from ``path`` as a separate module."""
-    return load(path, "tree_before")
 
 
 def pairs_vs_tree(board: Board, rule: str, repeats: int) -> None:
@@ -403,9 +415,14 @@ def main(argv=None) -> int:
     p.add_argument("--rules-only", action="store_true", help="only the rules comparison")
     p.add_argument(
         "--before",
-        metavar="FILE",
-        help="only compare this version of knight/engine/tree.py with the current one (boards: --boards)",
+        metavar="REF",
+        nargs="?",
+        const="HEAD",
+        help="only the tree at this git ref (default HEAD) against today's (boards: --boards); with --rate, "
+        "the ref of the 'before' rates",
     )
+    p.add_argument("--before-rules", default="fixed", help="rules of --before (a,b,...)")
+    p.add_argument("--before-orders", type=int, default=0, help="--before: this many random orders (0: all)")
     p.add_argument("--repeats", type=int, default=5, help="rounds for --rules, --before and --rate")
     p.add_argument("--rate", nargs="*", metavar="BOARD", help="only the step rates of tree, brute and tree before")
     p.add_argument("--starts", type=int, default=4, help="sampled orbit representatives for --rate")
@@ -443,36 +460,41 @@ def main(argv=None) -> int:
             )
         return 0
     if args.rate:
-        before = load_tree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree_before.py"))
-        before.search(Board(5, 5), 0)
-        print(f"## Knight steps per CPU second of one thread ({args.repeats} alternating rounds)\n")
-        print("| board | starts | tree M/s | brute M/s | tree / brute: median (min-max) | before M/s | tree / before |")
-        print("|---|---|---|---|---|---|---|")
+        ref = args.before or "HEAD"
+        print(f"## Knight steps per CPU second of one thread ({args.repeats} rounds, order rotated; before: {ref})\n")
+        print(
+            "| board | starts | tree M/s | brute M/s | tree / brute | tree before M/s | tree / before "
+            "| brute before M/s | brute / before |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
         for name in args.rate:
-            r = step_rates(parse_board(name), args.starts, args.repeats, before)
-            vs_brute = [a / b for a, b in zip(r["tree"], r["brute"])]
-            vs_before = [a / b for a, b in zip(r["tree"], r["before"])]
+            r = step_rates(parse_board(name), args.starts, args.repeats, ref)
             med = statistics.median
             print(
                 f"| {name} | {len(r['sample'])} | {med(r['tree']) / 1e6:.1f} | {med(r['brute']) / 1e6:.1f} "
-                f"| {med(vs_brute):.2f} ({min(vs_brute):.2f}-{max(vs_brute):.2f}) | {med(r['before']) / 1e6:.1f} "
-                f"| {med(vs_before):.2f} |",
+                f"| {spread(r['tree'], r['brute'])} | {med(r['tree before']) / 1e6:.1f} "
+                f"| {spread(r['tree'], r['tree before'])} | {med(r['brute before']) / 1e6:.1f} "
+                f"| {spread(r['brute'], r['brute before'])} |",
                 flush=True,
             )
         return 0
     if args.before:
-        old = load_tree(args.before)
+        old = module(args.before, "engine.tree")
         print(f"## Before ({args.before}) / after (knight.engine.tree), full sweeps, compute only\n")
-        print(f"CPU seconds, median of {args.repeats} alternating rounds; ratio = median of after / before.\n")
-        print("| board | before s | after s | after / before | knight steps before / after | rows equal |")
-        print("|---|---|---|---|---|---|")
+        print(f"Thread CPU seconds, median of {args.repeats} alternating rounds; ratio = after / before per round.\n")
+        print("| board | rule | before s | after s | after / before: median (min-max) | knight steps before / after "
+              "| rows equal |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|")
         for name in args.boards:
-            r = alternate(parse_board(name), {"before": (old.tree_orbit, {}), "after": (tree_orbit, {})}, args.repeats)
-            print(
-                f"| {name} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['ratio']:.3f} "
-                f"| {r['before']['steps']:,} / {r['after']['steps']:,} | {r['before']['rows'] == r['after']['rows']} |",
-                flush=True,
-            )
+            for rule in args.before_rules.split(","):
+                variants = {"before": (old.tree_orbit, {"rule": rule}), "after": (tree_orbit, {"rule": rule})}
+                r = alternate(parse_board(name), variants, args.repeats, args.before_orders)
+                print(
+                    f"| {name} | {rule} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['spread']} "
+                    f"| {r['before']['steps']:,} / {r['after']['steps']:,} "
+                    f"| {r['before']['rows'] == r['after']['rows']} |",
+                    flush=True,
+                )
         return 0
     if args.rules_only:
         args.boards, args.e2e, args.scale, args.memory = [], "none", ["none"], "none"

@@ -52,10 +52,6 @@ def tour(
     from knight.runtime.memory import check_fits
 
     check_fits(f"tour of {board.name} ({rule})", tour_bytes(board, rule))
-    if rule == "fixed":
-        from knight.engine.brute import run
-
-        return run(board, square, order)
     from knight.engine.walk import run
 
     return run(board, square, rule, order=order, seed=seed, trial=trial, retries=retries)
@@ -68,21 +64,14 @@ TOUR_SQUARE_BYTES = 40
 
 def tour_bytes(board, rule: str = "fixed") -> int:
     """Estimated peak bytes of :func:`tour` of ``rule`` on ``board`` (a :class:`Board`):
-    for ``fixed`` (:mod:`knight.engine.brute`) two padded boards of int32 degrees, for the
-    other rules the rule kernel's board storage (:func:`knight.engine.walk.board_bytes`),
-    plus :data:`TOUR_SQUARE_BYTES` a square for the path.
+    the rule kernel's board storage (:func:`knight.engine.walk.board_bytes`) plus
+    :data:`TOUR_SQUARE_BYTES` a square for the path.
 
     >>> from knight.core.board import Board
     >>> tour_bytes(Board(8, 8)), tour_bytes(Board(46000, 46000)) // 2**30
-    (3712, 94)
+    (2704, 80)
     """
-    from knight.engine.layout import padded_size
+    from knight.engine.tiebreak import rule_code
+    from knight.engine.walk import board_bytes
 
-    if rule == "fixed":
-        storage = 2 * 4 * padded_size(board.rows, board.cols)
-    else:
-        from knight.engine.tiebreak import rule_code
-        from knight.engine.walk import board_bytes
-
-        storage = board_bytes(board, rule_code(rule))
-    return storage + TOUR_SQUARE_BYTES * board.size
+    return board_bytes(board, rule_code(rule)) + TOUR_SQUARE_BYTES * board.size

@@ -1,6 +1,6 @@
 """The tie-tree engine against the brute-force engine and the plain rule references.
 
-Brute force (``knight.engine.sweep.brute_orbit`` / ``knight.engine.brute._walk``) walks every
+Brute force (``knight.engine.sweep.brute_orbit`` / ``knight.engine.walk.run_batch``) walks every
 (start, order) pair and knows nothing of trees or symmetry: it is the independent
 check for the ``fixed`` rule. For ``pohl``, ``roth`` and ``corner`` the reference is
 ``naive_rules.run`` (plain Python, one run at a time). Expectations are never derived
@@ -10,16 +10,19 @@ from ``knight.engine.tree`` itself (the tree only chooses which orders to sample
 from __future__ import annotations
 
 import naive_rules
+import numba as nb
 import numpy as np
 import pytest
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS, all_orders
 from knight.core.symmetry import group
-from knight.engine.brute import _walk
-from knight.engine.layout import BLOCKED, padded
+from knight.engine.layout import BLOCKED, Outcomes, padded
+from knight.engine.step import LEVEL, enter, neighbours
 from knight.engine.sweep import SweepSpec, brute_orbit, iter_chunks, orbit_rows
-from knight.engine.tree import _LEVEL, _enter, search, tree_orbit
+from knight.engine.tiebreak import FIXED
+from knight.engine.tree import search, tree_orbit
+from knight.engine.walk import Rule, Schedule, board_cells, run_batch
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 ALL = np.arange(N_ORDERS, dtype=np.int64)
@@ -142,15 +145,19 @@ def test_symmetry_fixed_and_partial_orbits(name, human):
 # The partition property: each order lands in exactly one leaf, one leaf per distinct path.
 def _brute_paths(board, start):
     """Path (bytes) and tie count of every order from ``start``, walked one by one."""
-    deg0, offsets, index = padded(board)
-    deg = np.empty_like(deg0)
-    path = np.empty(board.size, np.int64)
     orders = all_orders()
+    order = orders[:1].copy()  # the order in force, set before each run
+    rule = Rule(FIXED, Schedule(order, np.full(1, -1, np.int64)), orders, np.uint64(0), 1)
+    cells = board_cells(board, FIXED)
+    path = np.empty(board.size, np.int32)
+    out = Outcomes.empty(1, np.uint32)
+    args = (np.array([start], np.uint32), np.zeros(1, np.uint32), cells, path, out, np.empty(1, np.uint16))
     paths, ties = [], np.empty(N_ORDERS, np.int64)
     for r in range(N_ORDERS):
-        n, t = _walk(deg0, offsets, index[start], orders[r], deg, path)
-        paths.append(path[:n].tobytes())
-        ties[r] = t
+        order[0] = orders[r]
+        run_batch(rule, board.rows, board.cols, *args, np.empty(1, np.int32))
+        paths.append(path[: out.visited[0]].tobytes())
+        ties[r] = out.ties[0]
     return paths, ties
 
 
@@ -393,12 +400,13 @@ def test_search_refuses_ranks_that_steer_nothing(wanted):
     """With no wanted rank the slice kernel has no branch to follow at a tie and used to
     walk on through visited squares, writing past its arrays (heap corruption): it is
     refused, as are ranks outside 0..40319."""
-    with pytest.raises(ValueError, match="wanted ranks must be 1 or more of 0..40319"):
+    match = "wanted ranks must be 1 or more" if not wanted else "order rank -?\\d+ is outside 0..40319"
+    with pytest.raises(ValueError, match=match):
         search(Board(8, 8), 0, wanted)
 
 
 def test_step_matches_a_plain_least_degree_count():
-    """``_enter`` (one step of the search: degree table look-ups, no comparisons) against
+    """``enter`` (one step of every kernel: degree table look-ups, no comparisons) against
     the rule read plainly: on boards with random squares visited mid-walk, the knight's
     unvisited neighbours lose a degree and the moves to the least of them are the mask.
     Degrees are recounted from the visited squares, not taken from the engine."""
@@ -432,9 +440,56 @@ def test_step_matches_a_plain_least_degree_count():
                     least, mask = d, 0
                 if d == least:
                     mask |= 1 << m
-        got, low = _enter(deg, cells[p], width, _LEVEL)
+        got, low = enter(deg, cells[p], width, LEVEL)
         assert got == mask, (p, got, mask)
         assert mask == 0 or low == (mask & -mask).bit_length() - 1
         assert np.array_equal(deg, want)
         sizes_seen.add(bin(mask).count("1"))
     assert sizes_seen >= {0, 1, 2, 3}
+
+
+def test_step_in_a_tie_orders_priority_takes_the_orders_move():
+    """The rule kernel walks ``fixed`` and Squirrel and Cull's orders, and so brute force
+    over (start, order) pairs, by giving ``enter`` the eight steps in the tie order's
+    priority: its mask then holds the ranks in the order of the least-degree moves, and
+    its lowest bit is the move the rule takes, the first tied move in the order
+    (docs/conventions.md). Checked against degrees recounted from the visited squares,
+    on random positions under random orders."""
+    rng = np.random.default_rng(38)
+    board = parse_board("8x9")
+    deg0, offsets, index = padded(board)
+    cells = np.asarray(index, np.int64)
+    orders = all_orders()
+    taken = set()
+    for _ in range(3000):
+        visited = rng.random(board.size) < rng.choice([0.2, 0.5, 0.8])
+        p = int(rng.integers(board.size))
+        visited[p] = False
+        free = np.zeros(len(deg0), bool)
+        free[cells[~visited]] = True
+        deg = np.full(len(deg0), BLOCKED, np.int8)
+        for q in cells[~visited]:
+            deg[q] = sum(free[q + o] for o in offsets)
+        degree = {m: int(deg[cells[p] + o]) - 1 for m, o in enumerate(offsets) if free[cells[p] + o]}
+        tied = {m for m, d in degree.items() if d == min(degree.values())}
+        order = [int(m) for m in orders[rng.integers(N_ORDERS)]]
+        got, low = enter(deg, cells[p], tuple(int(offsets[m]) for m in order), LEVEL)
+        assert got == sum(1 << i for i, m in enumerate(order) if m in tied), (p, order)
+        if tied:
+            assert order[low] == next(m for m in order if m in tied)
+            taken.add(len(tied))
+    assert taken >= {1, 2, 3}
+
+
+@pytest.mark.parametrize("name", ["5", "8x9", "3x20"])
+def test_neighbours_from_the_width_are_the_moves_in_move_order(name):
+    """The tie tree gives the step the padded width; the neighbours are then the moves of
+    docs/conventions.md in move order, in Python and in numba, and the same as from the
+    eight steps."""
+    board = parse_board(name)
+    _, offsets, index = padded(board)
+    width, p = board.cols + 4, int(index[board.size // 2])
+    want = tuple(p + int(o) for o in offsets)
+    assert neighbours(p, width) == want == neighbours(p, tuple(int(o) for o in offsets))
+    jitted = nb.njit(lambda p, steps: neighbours(p, steps))
+    assert jitted(p, width) == want == jitted(p, tuple(int(o) for o in offsets))

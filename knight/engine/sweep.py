@@ -4,7 +4,7 @@ A sweep is cut into *chunks* (one Snakemake job, one Parquet file each) made of
 whole start orbits under the board's symmetry group, and each chunk into one Dask
 task per orbit. Both engines compute the same rows:
 
-- ``brute``: every (start, order) pair walked by :func:`knight.engine.brute.run_batch`;
+- ``brute``: every (start, order) pair walked by :func:`knight.engine.walk.pair_outcomes`;
 - ``tree``: :mod:`knight.engine.tree`, which walks each distinct path once and derives
   mirror-image starts by symmetry.
 """
@@ -21,13 +21,12 @@ import pyarrow as pa
 
 from knight.core.board import Board, parse_board, parse_starts
 from knight.core.checks import SettingError
-from knight.core.orders import N_ORDERS, all_orders, check_ranks
+from knight.core.orders import N_ORDERS, check_ranks
 from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
-from knight.engine.brute import run_batch
-from knight.engine.layout import Outcomes, padded
-from knight.engine.runs_table import OUTCOME_DTYPES, to_table
+from knight.engine.runs_table import to_table
 from knight.engine.tiebreak import ORDER_RULES
+from knight.engine.walk import pair_outcomes
 from knight.runtime.tasks import iter_task_groups, run_tasks
 
 ENGINES = ("brute", "tree")
@@ -124,15 +123,14 @@ def n_chunks(spec: SweepSpec) -> int:
     return len(spec.chunks())
 
 
-def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray) -> dict[str, np.ndarray]:
-    """Rows for every start in ``starts`` x every rank, by walking each pair."""
+def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str = "fixed") -> dict[str, np.ndarray]:
+    """Rows for every start in ``starts`` x every rank under ``rule`` (fixed, pohl, roth,
+    corner), by walking each pair (:func:`knight.engine.walk.pair_outcomes`)."""
     st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
-    rk = np.tile(np.asarray(ranks, np.uint16), len(starts))
-    out = {name: np.empty(len(st), dtype) for name, dtype in OUTCOME_DTYPES.items()}
-    steps = run_batch(*padded(board), st, rk, all_orders(), Outcomes(**out))
+    rk = np.tile(np.asarray(ranks, np.int64), len(starts))
+    out = pair_outcomes(board, rule, st, rk)
     out["start"] = st
-    out["order"] = rk
-    out["steps"] = np.array([steps], np.int64)
+    out["order"] = rk.astype(np.uint16)
     return out
 
 
@@ -144,27 +142,12 @@ def orbit_rows(
     Also returns ``steps`` (knight steps walked, one-element array) for benchmarks.
     """
     if engine == "brute":
-        if rule != "fixed":
-            return brute_rule_orbit(board, starts, ranks, rule)
-        return brute_orbit(board, starts, ranks)
+        return brute_orbit(board, starts, ranks, rule)
     if engine == "tree":
         from knight.engine.tree import tree_orbit
 
         return tree_orbit(board, starts, ranks, rule=rule)
     raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
-
-
-def brute_rule_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str) -> dict[str, np.ndarray]:
-    """Rows of :func:`brute_orbit` for a rule with a key (pohl, roth, corner): every pair
-    walked by the per-run kernel of :mod:`knight.engine.walk`."""
-    from knight.engine.walk import pair_outcomes
-
-    st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
-    rk = np.tile(np.asarray(ranks, np.int64), len(starts))
-    out = pair_outcomes(board, rule, st, rk)
-    out["start"] = st
-    out["order"] = rk.astype(np.uint16)
-    return out
 
 
 @dataclass

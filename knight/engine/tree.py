@@ -9,9 +9,10 @@ narrowed by the rule's key (:func:`knight.engine.tiebreak.narrow`; ``fixed`` has
 *residual tie point* is a step where two or more candidates are left, so that the
 order decides. For ``fixed`` that is a plain tie point.
 
-Search. From a start the knight walks while one candidate is left: :func:`_enter`
-visits a square and returns the candidates from it in one pass over its eight
-neighbours, and :func:`_forced` repeats it while a single candidate is left. At a
+Search. From a start the knight walks while one candidate is left: the engine's one
+step, :func:`knight.engine.step.enter`, visits a square and returns the candidates from
+it in one pass over its eight neighbours (in move order, given the padded width), and
+:func:`_forced` repeats it while a single candidate is left. At a
 residual tie among the moves ``T`` the search branches on each ``t`` in ``T``: the
 orders whose first move of ``T`` is ``t``. Two kernels share
 these steps and differ in how a branch is represented:
@@ -38,10 +39,12 @@ gets does not depend on it). The lanes share every array, and the branching code
 written once for both inside the search's loop: numba then counts no references there.
 
 A tie with a single branch is walked through like a forced move (its tie still
-counts); a tie with two or more pushes a frame: one row of an int64 array whose
-columns are the ``F_*`` constants, and a copy of the degree array (one byte a
-square) and the square it leaves from. Backtracking to a frame copies its degrees back
-(:func:`_restore`), so a step is never undone square by square, and no path is kept. The
+counts); a tie with two or more opens a frame (:func:`_open`): one row of an int64 array
+whose columns are the ``F_*`` constants, and a copy of the degree array (one byte a
+square, :func:`_save`) and the square it leaves from. Backtracking takes the next branch
+of a frame (:func:`_branch`, in both modes and when a lane takes the other's branch),
+which copies the frame's degrees back (:func:`_load`), so a step is never undone square
+by square, and no path is kept. The
 leaves of a start partition the wanted ranks; the kernels count the labels and
 :func:`search` raises unless every rank is labelled exactly once. A leaf's tie count
 is the number of residual tie points on its path, as a single run counts them.
@@ -71,12 +74,12 @@ from typing import NamedTuple
 
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from knight.core.board import Board
-from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, priorities
+from knight.core.orders import LEHMER_WEIGHTS, N_ORDERS, check_ranks, priorities
 from knight.core.symmetry import fixing_mirror, group, image
 from knight.engine.layout import BLOCKED, padded, unpad
+from knight.engine.step import LEVEL, enter
 from knight.engine.tiebreak import FIXED, ORDER_RULES, narrow, rule_code
 
 #: Wanted orders at the representative start above which the full tree is expanded.
@@ -91,11 +94,6 @@ _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 _LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 8 for i in range(256)], dtype=np.int64)
 #: ``_SPREAD[mask]``: byte ``m`` is 0xFF for each bit ``m`` of ``mask`` (as int64 bits).
 _SPREAD = np.array([sum(0xFF << (8 * m) for m in range(8) if i >> m & 1) for i in range(256)], np.uint64).view(np.int64)
-
-#: ``_LEVEL[256 * m + d]``: bit ``8 * (d - 1) + m`` for a degree ``d`` of 1..8 (before
-#: the decrement) of the square of move ``m`` (a candidate's), 0 for larger ``d``
-#: (visited and margin squares).
-_LEVEL = np.array([1 << (8 * d - 8 + m) if 1 <= d <= 8 else 0 for m in range(8) for d in range(256)], np.uint64)
 
 # Columns of a tie frame (one row per tie point with two or more branches on the path).
 F_POS = 0  #: path length at the tie
@@ -131,8 +129,8 @@ class Walk(NamedTuple):
 class Geometry(NamedTuple):
     """What a kernel needs of the board: ``offsets`` (int64[8], padded step of each
     move), ``lowest`` (int64[256]: the step of the lowest move of each bitmask),
-    ``rows``, ``cols``, the padded ``width`` (cols + 4), the ``rule`` code and
-    ``level`` (:data:`_LEVEL`)."""
+    ``rows``, ``cols``, the padded ``width`` (cols + 4), the ``rule`` code and ``level``
+    (:data:`knight.engine.step.LEVEL`)."""
 
     offsets: np.ndarray
     lowest: np.ndarray
@@ -141,62 +139,6 @@ class Geometry(NamedTuple):
     width: int
     rule: int
     level: np.ndarray
-
-
-@nb.njit(nogil=True, cache=True)
-def _enter(deg, p, width, level):
-    """Visit padded square ``p``; return the bitmask of the moves from ``p`` to a
-    candidate of least degree (0: no candidate) and the lowest move of the mask.
-
-    One pass over the eight neighbours: each loses ``p`` from its degree, and the
-    degree ``d`` it had (1..8 for a candidate) sets bit ``8·(d - 1) + m`` of one word
-    for move ``m`` (``level``: :data:`_LEVEL`, passed in so that its address stays in
-    a register; no bit for a visited or margin square). The word's lowest set byte is
-    the mask, its lowest set bit the lowest move. No loop, no branch, and no look-up
-    waits on a decrement. ``width``: padded row length.
-    """
-    deg[np.uint64(p)] = BLOCKED
-    # The moves of docs/conventions.md, 0-based: (2, 1), (2, -1), (1, -2), (-1, -2),
-    # (-2, -1), (-2, 1), (-1, 2), (1, 2); the eight squares are distinct. Indices are
-    # unsigned: numba then skips its negative-index wraparound.
-    q = np.uint64(p + 2 * width + 1)
-    d = deg[q]
-    deg[q] = d - 1
-    w0 = level[np.uint8(d)]
-    q = np.uint64(p + 2 * width - 1)
-    d = deg[q]
-    deg[q] = d - 1
-    w1 = level[256 + np.uint8(d)]
-    q = np.uint64(p + width - 2)
-    d = deg[q]
-    deg[q] = d - 1
-    w2 = level[512 + np.uint8(d)]
-    q = np.uint64(p - width - 2)
-    d = deg[q]
-    deg[q] = d - 1
-    w3 = level[768 + np.uint8(d)]
-    q = np.uint64(p - 2 * width - 1)
-    d = deg[q]
-    deg[q] = d - 1
-    w4 = level[1024 + np.uint8(d)]
-    q = np.uint64(p - 2 * width + 1)
-    d = deg[q]
-    deg[q] = d - 1
-    w5 = level[1280 + np.uint8(d)]
-    q = np.uint64(p - width + 2)
-    d = deg[q]
-    deg[q] = d - 1
-    w6 = level[1536 + np.uint8(d)]
-    q = np.uint64(p + width + 2)
-    d = deg[q]
-    deg[q] = d - 1
-    w7 = level[1792 + np.uint8(d)]
-    # The eight words' bits are disjoint, so ^ is |; mixing the two keeps LLVM from chaining
-    # the eight into a row of seven (three deep instead of seven).
-    w = ((w0 | w1) ^ (w2 | w3)) | ((w4 | w5) ^ (w6 | w7))
-    # cttz(0) is 64 here (defined at zero): the shift is then 0 and the mask 0.
-    tz = trailing_zeros(w)
-    return np.int64((w >> (tz & np.uint64(56))) & np.uint64(0xFF)), np.int64(tz & np.uint64(7))
 
 
 @nb.njit(nogil=True, cache=True)
@@ -210,44 +152,57 @@ def _forced(deg, cur, mask, move, width, offsets, level):
     k = 0
     while mask != 0 and mask & (mask - 1) == 0:
         cur += offsets[np.uint64(move)]
-        mask, move = _enter(deg, cur, width, level)
+        mask, move = enter(deg, cur, width, level)
         k += 1
     return cur, mask, k
 
 
 @nb.njit(nogil=True, cache=True)
-def _push(frames, snap, deg, nf, n, cur, ties, mask, todo):
-    """Open frame ``nf`` at path length ``n``, square ``cur``, with a copy of the degrees
-    (its constraints or bounds are written by the caller)."""
-    frames[nf, F_POS] = n
-    frames[nf, F_SQUARE] = cur
-    frames[nf, F_TIES] = ties
-    frames[nf, F_MASK] = mask
-    frames[nf, F_TODO] = todo
-    snap[nf, :] = deg.view(np.int64)
+def _save(snap, row, words, o):
+    """Copy the degrees at word offset ``o`` (``snap.shape[1]`` words) into ``snap[row]``."""
+    for i in range(snap.shape[1]):
+        snap[row, i] = words[o + i]
 
 
 @nb.njit(nogil=True, cache=True)
-def _next_branch(frames, nf):
-    """Drop exhausted frames and take the next branch of the innermost one.
+def _load(words, o, snap, row):
+    """Copy ``snap[row]`` back to the degrees at word offset ``o``."""
+    for i in range(snap.shape[1]):
+        words[o + i] = snap[row, i]
 
-    Returns (frames left, the branch's move), or (0, -1) when the search is over.
-    """
-    while nf > 0:
-        todo = frames[nf - 1, F_TODO]
-        if todo:
-            frames[nf - 1, F_TODO] = todo & (todo - 1)
-            return nf, _LOWBIT[todo]
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _open(frames, row, snap, words, o, n, square, ties, mask, todo):
+    """Open frame ``row`` at path length ``n``, padded ``square`` (of the lane's own
+    cells), ``ties`` tie points, tied moves ``mask`` and branches ``todo`` not taken
+    yet, with a copy of the degrees at word offset ``o`` of ``words``. Its constraints
+    or bounds are the caller's to write."""
+    frames[row, F_POS] = n
+    frames[row, F_SQUARE] = square
+    frames[row, F_TIES] = ties
+    frames[row, F_MASK] = mask
+    frames[row, F_TODO] = todo
+    _save(snap, row, words, o)
+
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _innermost(frames, fb, nf):
+    """The open frames of a lane (rows ``fb .. fb + nf - 1``) once those above its
+    innermost frame with a branch left are dropped: the new ``nf`` (0: none left)."""
+    while nf > 0 and frames[fb + nf - 1, F_TODO] == 0:
         nf -= 1
-    return 0, -1
+    return nf
 
 
-@nb.njit(nogil=True, cache=True)
-def _restore(deg, frames, snap, f):
-    """Back to frame ``f``: its degrees copied back; returns (path length, tie points,
-    padded square)."""
-    deg.view(np.int64)[:] = snap[f]
-    return frames[f, F_POS], frames[f, F_TIES], frames[f, F_SQUARE]
+@nb.njit(nogil=True, cache=True, inline="always")
+def _branch(frames, row, snap, words, o):
+    """Back to frame ``row``: take its lowest branch not taken yet and copy its degrees
+    back to word offset ``o`` of ``words``. Returns (the branch's move, path length,
+    tie points, padded square of the frame)."""
+    todo = frames[row, F_TODO]
+    frames[row, F_TODO] = todo & (todo - 1)
+    _load(words, o, snap, row)
+    return _LOWBIT[todo], frames[row, F_POS], frames[row, F_TIES], frames[row, F_SQUARE]
 
 
 @nb.njit(nogil=True, cache=True)
@@ -416,20 +371,6 @@ S_ON = 9  #: 1: walking; 0: nothing left (until it takes a branch of the other l
 N_LANE_FIELDS = 10
 
 
-@nb.njit(nogil=True, cache=True)
-def _save(snap, row, words, o):
-    """Copy the degrees at word offset ``o`` (``snap.shape[1]`` words) into ``snap[row]``."""
-    for i in range(snap.shape[1]):
-        snap[row, i] = words[o + i]
-
-
-@nb.njit(nogil=True, cache=True)
-def _load(words, o, snap, row):
-    """Copy ``snap[row]`` back to the degrees at word offset ``o``."""
-    for i in range(snap.shape[1]):
-        words[o + i] = snap[row, i]
-
-
 @nb.njit(nogil=True, cache=True, inline="always")
 def _side_by_side(deg, st, rule, offsets, lowest, width, level):
     """Walk both lanes of ``st`` (see :func:`_tree_full`) a step of each per turn until one
@@ -454,16 +395,16 @@ def _side_by_side(deg, st, rule, offsets, lowest, width, level):
             tb += mb != lb
             ca += lowest[la]
             cb += lowest[lb]
-            ma, va = _enter(deg, ca, width, level)
-            mb, vb = _enter(deg, cb, width, level)
+            ma, va = enter(deg, ca, width, level)
+            mb, vb = enter(deg, cb, width, level)
             k += 1
         st[0, S_TIES], st[1, S_TIES] = ta, tb
     else:
         while ma != 0 and ma & (ma - 1) == 0 and mb != 0 and mb & (mb - 1) == 0:
             ca += offsets[np.uint64(va)]
             cb += offsets[np.uint64(vb)]
-            ma, va = _enter(deg, ca, width, level)
-            mb, vb = _enter(deg, cb, width, level)
+            ma, va = enter(deg, ca, width, level)
+            mb, vb = enter(deg, cb, width, level)
             k += 1
     st[0, S_CUR], st[0, S_MASK], st[0, S_MOVE] = ca, ma, va
     st[1, S_CUR], st[1, S_MASK], st[1, S_MOVE] = cb, mb, vb
@@ -486,15 +427,12 @@ def _steal(st, w, frames, snap, words, deg, offsets, width, level):
     if f == st[v, S_NF]:
         return 0
     row = fb + f
-    todo = frames[row, F_TODO]
-    t = _LOWBIT[todo]
-    frames[row, F_TODO] = todo & (todo - 1)
-    _load(words, w * snap.shape[1], snap, row)
-    p = frames[row, F_SQUARE] + w * (deg.shape[0] // 2) + offsets[t]
-    st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
+    t, n, ties, square = _branch(frames, row, snap, words, w * snap.shape[1])
+    p = square + w * (deg.shape[0] // 2) + offsets[t]
+    st[w, S_MASK], st[w, S_MOVE] = enter(deg, p, width, level)
     st[w, S_CUR] = p
-    st[w, S_N] = frames[row, F_POS] + 1
-    st[w, S_TIES] = frames[row, F_TIES]
+    st[w, S_N] = n + 1
+    st[w, S_TIES] = ties
     st[w, S_AFTER], st[w, S_BEFORE] = _constrain(frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t)
     st[w, S_NF] = st[w, S_LO] = 0
     st[w, S_ON] = 1
@@ -539,18 +477,18 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
     offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
     st = np.zeros((2, N_LANE_FIELDS), np.int64)
     st[0, S_CUR] = p0
-    st[0, S_MASK], st[0, S_MOVE] = _enter(deg, p0, width, level)
+    st[0, S_MASK], st[0, S_MOVE] = enter(deg, p0, width, level)
     st[0, S_N] = st[0, S_ON] = 1
-    leaves = steps = labelled = clash = 0
+    leaves = walked = labelled = clash = 0
     while st[0, S_ON] or st[1, S_ON]:
         if st[0, S_ON] and st[1, S_ON]:
-            steps += 2 * _side_by_side(deg, st, rule, offsets, lowest, width, level)
+            walked += 2 * _side_by_side(deg, st, rule, offsets, lowest, width, level)
         else:
             w = 0 if st[0, S_ON] else 1
             cur, mask, k = _forced(deg, st[w, S_CUR], st[w, S_MASK], st[w, S_MOVE], width, offsets, level)
             st[w, S_CUR], st[w, S_MASK] = cur, mask
             st[w, S_N] += k
-            steps += k
+            walked += k
         for w in range(2):
             mask = st[w, S_MASK]
             if not st[w, S_ON] or (mask != 0 and mask & (mask - 1) == 0):
@@ -574,46 +512,38 @@ def _tree_full(walk, geo, p0, leaf_of, leaf, sigma):
                             after, before = _constrain(after, before, mask, _LOWBIT[live])
                     if live & (live - 1):  # two or more branches: open a frame, take the first
                         row = fb + nf
-                        frames[row, F_POS], frames[row, F_SQUARE], frames[row, F_TIES] = n, cur - off, ties
-                        frames[row, F_MASK], frames[row, F_TODO] = mask, live & (live - 1)
+                        _open(frames, row, snap, words, w * nw, n, cur - off, ties, mask, live & (live - 1))
                         frames[row, F_AFTER], frames[row, F_BEFORE] = after, before
-                        _save(snap, row, words, w * nw)
                         nf += 1
                         after, before = _constrain(after, before, mask, _LOWBIT[live])
                     p = cur + lowest[live]
             else:  # a leaf: no candidate left
                 if leaves + halved >= leaf.shape[0]:
-                    return leaves, steps, labelled, clash + 1
+                    return leaves, walked, labelled, clash + 1
                 for h in range(1 + halved):  # h = 1: the mirror image, for the mirror-image orders
                     _record(leaf, leaves, n, cur - off, ties, h)
                     c, x = _expand(_mirror(before, sigma) if h else before, leaves, leaf_of, scratch)
                     labelled += c
                     clash += x
                     leaves += 1
-                # Back to the innermost frame with a branch left.
-                while nf > 0 and frames[fb + nf - 1, F_TODO] == 0:
-                    nf -= 1
+                nf = _innermost(frames, fb, nf)  # back to the innermost frame with a branch left
                 if nf == 0:
                     st[w, S_ON] = st[w, S_NF] = st[w, S_LO] = 0
                     continue
                 row = fb + nf - 1
-                todo = frames[row, F_TODO]
-                t = _LOWBIT[todo]
-                frames[row, F_TODO] = todo & (todo - 1)
-                _load(words, w * nw, snap, row)
-                n, ties = frames[row, F_POS], frames[row, F_TIES]
+                t, n, ties, square = _branch(frames, row, snap, words, w * nw)
                 after, before = _constrain(frames[row, F_AFTER], frames[row, F_BEFORE], frames[row, F_MASK], t)
-                p = frames[row, F_SQUARE] + off + offsets[t]
-            st[w, S_MASK], st[w, S_MOVE] = _enter(deg, p, width, level)
+                p = square + off + offsets[t]
+            st[w, S_MASK], st[w, S_MOVE] = enter(deg, p, width, level)
             st[w, S_CUR], st[w, S_N], st[w, S_TIES], st[w, S_NF] = p, n + 1, ties, nf
             st[w, S_AFTER], st[w, S_BEFORE] = after, before
             st[w, S_LO] = min(st[w, S_LO], nf)  # a frame opened later lies at nf or above
-            steps += 1
+            walked += 1
         for w in range(2):  # a lane with nothing left takes a branch of the other
             if st[w, S_ON] or not st[1 - w, S_ON]:
                 continue
-            steps += _steal(st, w, frames, snap, words, deg, offsets, width, level)
-    return leaves, steps, labelled, clash
+            walked += _steal(st, w, frames, snap, words, deg, offsets, width, level)
+    return leaves, walked, labelled, clash
 
 
 # --- slice mode ----------------------------------------------------------------------
@@ -689,15 +619,16 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
     lo = 0
     hi = seg.shape[0]
     deg, frames, snap = walk
+    words = deg.view(np.int64)
     offsets, lowest, width, rule, level = geo.offsets, geo.lowest, geo.width, geo.rule, geo.level
     cur = p0
-    mask, move = _enter(deg, cur, width, level)
+    mask, move = enter(deg, cur, width, level)
     n = 1
-    ties = nf = leaves = steps = labelled = clash = 0
+    ties = nf = leaves = walked = labelled = clash = 0
     while True:
         cur, mask, k = _forced(deg, cur, mask, move, width, offsets, level)
         n += k
-        steps += k
+        walked += k
         p = cur + lowest[mask]  # the next square if the move is forced
         if mask & (mask - 1):  # two or more candidates
             if rule != FIXED:
@@ -707,7 +638,7 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
                 ties += 1
                 todo = _partition(seg, lo, hi, mask, prio, bounds, scratch)
                 if todo & (todo - 1):  # two or more branches: open a frame, take the first
-                    _push(frames, snap, deg, nf, n, cur, ties, mask, todo & (todo - 1))
+                    _open(frames, nf, snap, words, 0, n, cur, ties, mask, todo & (todo - 1))
                     frames[nf, F_BOUNDS : F_BOUNDS + 9] = bounds
                     nf += 1
                     t = _LOWBIT[todo]
@@ -715,23 +646,22 @@ def _tree_slice(walk, geo, p0, wanted, prio, leaf_of, leaf):
                 p = cur + lowest[todo]
         elif mask == 0:  # a leaf: no candidate left
             if leaves == leaf.shape[0]:
-                return leaves, steps, labelled, clash + 1
+                return leaves, walked, labelled, clash + 1
             _record(leaf, leaves, n, cur, ties, 0)
             clash += _label(seg, lo, hi, leaves, leaf_of)
             labelled += hi - lo
             leaves += 1
-            # Back to the innermost frame with a branch left.
-            nf, t = _next_branch(frames, nf)
-            if t < 0:
-                return leaves, steps, labelled, clash
+            nf = _innermost(frames, 0, nf)  # back to the innermost frame with a branch left
+            if nf == 0:
+                return leaves, walked, labelled, clash
             f = nf - 1
-            n, ties, sq = _restore(deg, frames, snap, f)
+            t, n, ties, square = _branch(frames, f, snap, words, 0)
             lo, hi = frames[f, F_BOUNDS + t], frames[f, F_BOUNDS + t + 1]
-            p = sq + offsets[t]
+            p = square + offsets[t]
         cur = p
-        mask, move = _enter(deg, cur, width, level)
+        mask, move = enter(deg, cur, width, level)
         n += 1
-        steps += 1
+        walked += 1
 
 
 class _Leaves(NamedTuple):
@@ -805,17 +735,17 @@ def search(board: Board, start: int, wanted=None, full: bool | None = None, *, r
     the wanted ranks.
     """
     code = _rule(rule)
-    wanted = np.arange(N_ORDERS, dtype=np.int64) if wanted is None else np.unique(np.asarray(wanted, np.int64))
-    if len(wanted) == 0 or wanted[0] < 0 or wanted[-1] >= N_ORDERS:
+    wanted = np.arange(N_ORDERS, dtype=np.int64) if wanted is None else np.unique(check_ranks(wanted))
+    if len(wanted) == 0:
         # No rank would steer the slice kernel at a tie: it must never be entered so.
-        raise ValueError(f"tie tree from square {start}: wanted ranks must be 1 or more of 0..{N_ORDERS - 1}")
+        raise ValueError(f"tie tree from square {start}: wanted ranks must be 1 or more")
     if full is None:
         full = len(wanted) > FULL_THRESHOLD
     deg0, offsets, index = padded(board)
     leaf_of = np.empty(N_ORDERS, np.int32)
     leaf = np.empty((N_ORDERS, N_LEAF_FIELDS), np.int64)
     walk = _walk(deg0, board.size, 2 if full else 1)
-    geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code, _LEVEL)
+    geo = Geometry(offsets, offsets[_LOWBIT & 7], board.rows, board.cols, board.cols + 4, code, LEVEL)
     p0 = int(index[start])
     mirror = fixing_mirror(board, start) if full else None
     if full:
@@ -858,8 +788,7 @@ def _orbit_plan(board: Board, starts: np.ndarray, ranks: np.ndarray) -> tuple[in
         raise ValueError("tree_orbit needs at least one start and one rank")
     if starts.min() < 0 or starts.max() >= board.size:
         raise ValueError(f"start squares must lie in 0..{board.size - 1} on {board.name}")
-    if ranks.min() < 0 or ranks.max() >= N_ORDERS:
-        raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
+    check_ranks(ranks)
     s0 = int(grp.squares[:, starts[0]].min())
     hits = grp.squares[:, s0][:, None] == starts[None, :]  # [G, len(starts)]
     if not hits.any(axis=0).all():

@@ -8,7 +8,10 @@ first complete tour or after ``retries`` attempts; a row reports the last attemp
 ``squirrel-cull`` (:mod:`knight.engine.squirrel_cull`), ``pohl-random`` and ``roth-random``
 (the key of ``pohl`` or ``roth``, then a uniform draw among what is left). Random draws come from
 :mod:`knight.engine.rng`, keyed by ``(seed, rows, cols, start, trial[, attempt])``, so a row
-does not depend on how starts and trials are split into calls.
+does not depend on how starts and trials are split into calls. A step is the engine's
+one step, :func:`knight.engine.step.enter`. Brute force over (start, tie order) pairs,
+the independent check of the tie tree, is :func:`run_pairs` (:func:`pair_outcomes`) for
+every rule of a tie order, ``fixed`` included.
 
 Memory: the kernel keeps one padded board of int8 degrees, ``(rows + 4) * (cols + 4)``
 bytes (a 2-square margin removes bounds checks; for squirrel-cull from
@@ -32,7 +35,7 @@ import numpy as np
 
 from knight.core.board import MOVES, Board
 from knight.core.checks import int_arg
-from knight.core.orders import N_ORDERS, all_orders, order_string, parse_order
+from knight.core.orders import N_ORDERS, all_orders, check_ranks, order_string, parse_order
 from knight.core.orders import rank as order_rank
 from knight.core.tour import Tour
 from knight.engine.layout import (
@@ -49,6 +52,7 @@ from knight.engine.layout import (
 )
 from knight.engine.rng import below, fold, run_key
 from knight.engine.squirrel_cull import check_board, schedule
+from knight.engine.step import LEVEL, enter, ranked_steps, steps_of
 from knight.engine.tiebreak import (
     CORNER,
     FIXED,
@@ -74,6 +78,8 @@ LIMIT = 9
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 _LOWBIT = np.array([(i & -i).bit_length() - 1 if i else 0 for i in range(256)], dtype=np.int64)
 MAX_RETRIES = LIMITS["retries"][1]
+#: The moves in their own order: steps in move order (:func:`_in_force`).
+_MOVE_ORDER = np.arange(8, dtype=np.uint8)
 _DR = MOVES[:, 0].copy()
 _DC = MOVES[:, 1].copy()
 
@@ -206,216 +212,206 @@ def _draw(mask, offsets, key, draws):
 
 
 @nb.njit(nogil=True, cache=True)
-def _begin(deg, p0, path):
-    """Put the knight on cell ``p0`` of ``deg`` (and in ``path`` when non-empty): the state
-    of a run that :func:`_walk` continues, (cell, squares visited, residual tie points,
-    stage of the schedule, random draws made)."""
-    deg[np.uint64(p0)] = BLOCKED
+def _by_order(code):
+    """Whether the tie order alone breaks the ties of the rule of code ``code`` (fixed,
+    squirrel-cull; random-order's attempts run as fixed): :func:`_walk` then takes the
+    eight steps in the order's priority, and the first candidate is the move."""
+    return code == FIXED or code == SQUIRREL_CULL
+
+
+@nb.njit(nogil=True, cache=True)
+def _in_force(code, order, offsets, ranked, choice):
+    """Put ``order`` (0-based moves, priority first) in force for the rule of code
+    ``code``: by :func:`_by_order`, ``ranked`` receives the steps in the order's priority
+    (:func:`knight.engine.step.ranked_steps`, eight look-ups); for the other rules the
+    steps in move order, and ``choice`` the move each bitmask ranks first
+    (:func:`_set_order`, for the moves a key leaves tied)."""
+    if _by_order(code):
+        ranked_steps(order, offsets, ranked)
+    else:
+        ranked_steps(_MOVE_ORDER, offsets, ranked)
+        _set_order(order, offsets, choice)
+
+
+@nb.njit(nogil=True, cache=True)
+def _new_walker(deg, offsets, roth, schedule, key):
+    """A walker of :func:`_walk` on the degrees ``deg``, with scratch of its own for the
+    order in force."""
+    return (deg, offsets, np.empty(8, np.int64), np.empty(256, np.int64), roth, schedule, key)
+
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _begin(p0, path):
+    """The state of a run from cell ``p0`` (put in ``path`` when non-empty) that
+    :func:`_walk` continues: (cell to enter, squares visited, residual tie points, stage
+    of the schedule, random draws made)."""
     if path.shape[0] > 0:
         path[0] = p0
     return np.int64(p0), np.int64(1), np.int64(0), np.int64(0), np.uint64(0)
 
 
 @nb.njit(nogil=True, cache=True)
-def _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, path, state):
-    """A run of the rule of code ``code`` on the board ``deg`` (left dirty) of ``rows x
-    cols`` squares, under the :class:`Schedule` ``schedule``, from its ``state``
-    (:func:`_begin`, or where :func:`_walk_two` left it) to its end.
-    ``tiles`` is ``None`` row by row, ``offsets`` (int64[8]) then the step of each move;
-    in tiles, :func:`knight.engine.layout.tile_steps`, and ``offsets`` is ``0..7`` (moves
-    stand for steps). ``choice`` (int64[256]) receives the order in force
-    (:func:`_set_order`); ``roth`` is Roth's key as look-ups (:func:`_roth_key`); ``key``
-    the random stream; ``path`` receives the cells when non-empty. Returns (squares
-    visited, residual tie points, last cell).
+def _tile_steps(tiles, b, ranked):
+    """The steps of the moves ``ranked`` from a tiled cell whose row of ``tiles`` starts
+    at ``b`` (:func:`knight.engine.layout.tile_steps`)."""
+    return (
+        tiles[b + ranked[0]],
+        tiles[b + ranked[1]],
+        tiles[b + ranked[2]],
+        tiles[b + ranked[3]],
+        tiles[b + ranked[4]],
+        tiles[b + ranked[5]],
+        tiles[b + ranked[6]],
+        tiles[b + ranked[7]],
+    )
 
-    A step is one pass over the eight neighbours in move order, without branches: each
-    loses the knight's square from its degree, the moves to the least decremented degree
-    form a bitmask, and the order in force picks from it by one look-up (after Roth's
-    key, another). Only pohl, corner and the drawing rules branch on a tie. (The tie tree's
-    ``_enter`` is the same step; this copy keeps the steps in registers, 5-12 % faster;
-    :func:`_least` in its place measured 7-15 % slower.)
+
+@nb.njit(nogil=True, cache=True)
+def _walk(code, walker, tiles, rows, cols, path, state):
+    """A run of the rule of code ``code`` from its ``state`` (:func:`_begin`, or where
+    :func:`_walk_two` left it) to its end, on a board of ``rows x cols`` squares.
+    ``walker`` is (``deg``: the degrees, left dirty; ``offsets``: int64[8], the step of
+    each move, or ``0..7`` in tiles, where moves stand for steps; ``ranked``: int64[8]
+    and ``choice``: int64[256], scratch for the order in force, :func:`_in_force`;
+    ``roth``: Roth's key as look-ups, :func:`_roth_key`; the :class:`Schedule`; ``key``:
+    the random stream). ``tiles`` is ``None`` row by row, else
+    :func:`knight.engine.layout.tile_steps`. ``path`` receives the cells when non-empty.
+    Returns (squares visited, residual tie points, last cell).
+
+    A step is :func:`knight.engine.step.enter`. Under fixed and squirrel-cull it is given
+    the steps in the order's priority, so its lowest candidate is the move; under the
+    other rules in move order, then Roth's key is a look-up (on every step, branch-free)
+    and the order in force another (``choice``); pohl, corner and the drawing rules
+    branch on a tie.
     """
+    deg, offsets, ranked, choice, roth, schedule, key = walker
     store = path.shape[0] > 0
     cur, n, ties, stage, draws = state
-    _set_order(schedule.orders[stage], offsets, choice)
+    _in_force(code, schedule.orders[stage], offsets, ranked, choice)
     switch = schedule.switches[stage]
-    keyed = code == POHL or code == ROTH or code == CORNER
+    plain = _by_order(code)
     drawn = code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM
     base = POHL if code == POHL_RANDOM else ROTH if code == ROTH_RANDOM else code
     by_key = base == ROTH  # Roth's key by look-ups, on every step
-    narrowing = (keyed or base != code) and not by_key  # pohl, corner: narrow() on a tie
+    narrowing = base == POHL or base == CORNER  # pohl, corner: narrow() on a tie
     special = narrowing or drawn
     cls, table = roth
-    c0, c1, c2, c3 = offsets[0], offsets[1], offsets[2], offsets[3]
-    c4, c5, c6, c7 = offsets[4], offsets[5], offsets[6], offsets[7]
+    steps = steps_of(ranked)
+    b = 0
     while True:
         if cur == switch:
             stage += 1
-            _set_order(schedule.orders[stage], offsets, choice)
+            _in_force(code, schedule.orders[stage], offsets, ranked, choice)
             switch = schedule.switches[stage]
+            steps = steps_of(ranked)
         if tiles is not None:
             b = (cur & 63) * 8
-            c0, c1, c2, c3 = tiles[b], tiles[b + 1], tiles[b + 2], tiles[b + 3]
-            c4, c5, c6, c7 = tiles[b + 4], tiles[b + 5], tiles[b + 6], tiles[b + 7]
-        q = np.uint64(cur + c0)
-        d0 = deg[q] - 1
-        deg[q] = d0
-        q = np.uint64(cur + c1)
-        d1 = deg[q] - 1
-        deg[q] = d1
-        q = np.uint64(cur + c2)
-        d2 = deg[q] - 1
-        deg[q] = d2
-        q = np.uint64(cur + c3)
-        d3 = deg[q] - 1
-        deg[q] = d3
-        q = np.uint64(cur + c4)
-        d4 = deg[q] - 1
-        deg[q] = d4
-        q = np.uint64(cur + c5)
-        d5 = deg[q] - 1
-        deg[q] = d5
-        q = np.uint64(cur + c6)
-        d6 = deg[q] - 1
-        deg[q] = d6
-        q = np.uint64(cur + c7)
-        d7 = deg[q] - 1
-        deg[q] = d7
-        best = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
-        if best >= LIMIT:
+            steps = _tile_steps(tiles, b, ranked)
+        mask, low = enter(deg, cur, steps, LEVEL)
+        if mask == 0:
             break
-        e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
-        e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
-        mask = e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
-        if by_key:
-            mask = table[cls[np.uint64(cur)], mask]  # a single move maps to itself
-        step = choice[mask]  # the only candidate, or the tie's first by the order
-        if special and mask & (mask - 1):  # a tie at the least degree: key, then draw
-            if narrowing:
-                mask = narrow(base, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT, tiles)
-            if drawn:
-                step, draws = _draw(mask, offsets, key, draws)
-            else:
-                step = choice[mask]
+        if plain:
+            step = ranked[low]  # the first candidate in the order's priority
+        else:
+            if by_key:
+                mask = table[cls[np.uint64(cur)], mask]  # a single move maps to itself
+            step = choice[mask]  # the only candidate, or the tie's first by the order
+            if special and mask & (mask - 1):  # a tie at the least degree: key, then draw
+                if narrowing:
+                    mask = narrow(base, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT, tiles)
+                if drawn:
+                    step, draws = _draw(mask, offsets, key, draws)
+                else:
+                    step = choice[mask]
         ties += (mask & (mask - 1)) != 0
         if tiles is None:
             cur += step
         else:
             cur += tiles[b + step]
-        deg[np.uint64(cur)] = BLOCKED
         if store:
             path[n] = cur
         n += 1
     return n, ties, cur
 
 
-@nb.njit(nogil=True, cache=True, inline="always")
-def _least(deg, cur, steps):
-    """The knight leaves cell ``cur``: each of its eight neighbours ``cur + steps[k]``
-    loses one from its degree in ``deg``. Returns (whether no neighbour is left, the
-    bitmask of the moves to the least degree)."""
-    c0, c1, c2, c3, c4, c5, c6, c7 = steps
-    q = np.uint64(cur + c0)
-    d0 = deg[q] - 1
-    deg[q] = d0
-    q = np.uint64(cur + c1)
-    d1 = deg[q] - 1
-    deg[q] = d1
-    q = np.uint64(cur + c2)
-    d2 = deg[q] - 1
-    deg[q] = d2
-    q = np.uint64(cur + c3)
-    d3 = deg[q] - 1
-    deg[q] = d3
-    q = np.uint64(cur + c4)
-    d4 = deg[q] - 1
-    deg[q] = d4
-    q = np.uint64(cur + c5)
-    d5 = deg[q] - 1
-    deg[q] = d5
-    q = np.uint64(cur + c6)
-    d6 = deg[q] - 1
-    deg[q] = d6
-    q = np.uint64(cur + c7)
-    d7 = deg[q] - 1
-    deg[q] = d7
-    best = min(min(min(d0, d1), min(d2, d3)), min(min(d4, d5), min(d6, d7)))
-    e0, e1, e2, e3 = d0 == best, d1 == best, d2 == best, d3 == best
-    e4, e5, e6, e7 = d4 == best, d5 == best, d6 == best, d7 == best
-    return best >= LIMIT, e0 + e1 * 2 + e2 * 4 + e3 * 8 + e4 * 16 + e5 * 32 + e6 * 64 + e7 * 128
-
-
 @nb.njit(nogil=True, cache=True)
 def _walk_two(code, one, two, tiles_a, tiles_b, state_a, state_b):
     """Two runs of the rule of code ``code`` (fixed, roth, squirrel-cull, random or
     roth-random), a step of each in turn, until one ends: their states after it
-    (:func:`_begin`), and whether each has ended. ``one`` and ``two`` are (``deg``,
-    ``offsets``, ``choice``, ``roth``, ``schedule``, ``key``) and ``tiles_a``,
-    ``tiles_b`` their ``tiles``, as in :func:`_walk` (both ``None`` or neither).
+    (:func:`_begin`), and whether each has ended. ``one`` and ``two`` are walkers and
+    ``tiles_a``, ``tiles_b`` their ``tiles``, as in :func:`_walk` (both ``None`` or
+    neither).
 
     The two runs do not depend on each other, so the processor overlaps the latency of
     one step's loads and look-ups with the other's: 1.1-1.4 times the steps per second
-    of one run at a time (docs/rules.md "Two runs at once"). The step is :func:`_walk`'s,
-    written out for each run; an ended run's last step moves nothing.
+    of one run at a time (docs/rules.md "Two runs at once"). Each run's step is
+    :func:`_walk`'s, written out here for each: as a function shared by the three loops
+    and inlined by numba, it made numba count references to the walker's arrays at every
+    step, several times slower (docs/rules.md). An ended run's last step moves nothing.
     """
+    plain = _by_order(code)
     drawn = code == RANDOM or code == ROTH_RANDOM
     by_key = code == ROTH or code == ROTH_RANDOM
-    deg_a, offs_a, choice_a, roth_a, sched_a, key_a = one
-    deg_b, offs_b, choice_b, roth_b, sched_b, key_b = two
+    deg_a, offs_a, ranked_a, choice_a, roth_a, sched_a, key_a = one
+    deg_b, offs_b, ranked_b, choice_b, roth_b, sched_b, key_b = two
     cls_a, table_a = roth_a
     cls_b, table_b = roth_b
     cur_a, n_a, ties_a, stage_a, draws_a = state_a
     cur_b, n_b, ties_b, stage_b, draws_b = state_b
-    _set_order(sched_a.orders[stage_a], offs_a, choice_a)
-    _set_order(sched_b.orders[stage_b], offs_b, choice_b)
+    _in_force(code, sched_a.orders[stage_a], offs_a, ranked_a, choice_a)
+    _in_force(code, sched_b.orders[stage_b], offs_b, ranked_b, choice_b)
     switch_a = sched_a.switches[stage_a]
     switch_b = sched_b.switches[stage_b]
-    steps_a = (offs_a[0], offs_a[1], offs_a[2], offs_a[3], offs_a[4], offs_a[5], offs_a[6], offs_a[7])
-    steps_b = (offs_b[0], offs_b[1], offs_b[2], offs_b[3], offs_b[4], offs_b[5], offs_b[6], offs_b[7])
+    steps_a = steps_of(ranked_a)
+    steps_b = steps_of(ranked_b)
     b_a = b_b = 0
     end_a = end_b = False
     while not (end_a or end_b):
         if cur_a == switch_a:
             stage_a += 1
-            _set_order(sched_a.orders[stage_a], offs_a, choice_a)
+            _in_force(code, sched_a.orders[stage_a], offs_a, ranked_a, choice_a)
             switch_a = sched_a.switches[stage_a]
+            steps_a = steps_of(ranked_a)
         if tiles_a is not None:
             b_a = (cur_a & 63) * 8
-            steps_a = (tiles_a[b_a], tiles_a[b_a + 1], tiles_a[b_a + 2], tiles_a[b_a + 3],
-                       tiles_a[b_a + 4], tiles_a[b_a + 5], tiles_a[b_a + 6], tiles_a[b_a + 7])  # fmt: skip
-        end_a, mask = _least(deg_a, cur_a, steps_a)
-        if by_key:
-            mask = table_a[cls_a[np.uint64(cur_a)], mask]
-        step = choice_a[mask]
-        tie = (mask & (mask - 1)) != 0 and not end_a
-        if drawn and tie:
-            step, draws_a = _draw(mask, offs_a, key_a, draws_a)
-        ties_a += tie
+            steps_a = _tile_steps(tiles_a, b_a, ranked_a)
+        mask, low = enter(deg_a, cur_a, steps_a, LEVEL)
+        end_a = mask == 0
+        if plain:
+            step = ranked_a[low]
+        else:
+            if by_key:
+                mask = table_a[cls_a[np.uint64(cur_a)], mask]
+            step = choice_a[mask]
+            if drawn and mask & (mask - 1):
+                step, draws_a = _draw(mask, offs_a, key_a, draws_a)
+        ties_a += (mask & (mask - 1)) != 0
         if tiles_a is not None:
             step = tiles_a[b_a + step]
         cur_a += 0 if end_a else step
-        deg_a[np.uint64(cur_a)] = BLOCKED
         n_a += not end_a
         if cur_b == switch_b:
             stage_b += 1
-            _set_order(sched_b.orders[stage_b], offs_b, choice_b)
+            _in_force(code, sched_b.orders[stage_b], offs_b, ranked_b, choice_b)
             switch_b = sched_b.switches[stage_b]
+            steps_b = steps_of(ranked_b)
         if tiles_b is not None:
             b_b = (cur_b & 63) * 8
-            steps_b = (tiles_b[b_b], tiles_b[b_b + 1], tiles_b[b_b + 2], tiles_b[b_b + 3],
-                       tiles_b[b_b + 4], tiles_b[b_b + 5], tiles_b[b_b + 6], tiles_b[b_b + 7])  # fmt: skip
-        end_b, mask = _least(deg_b, cur_b, steps_b)
-        if by_key:
-            mask = table_b[cls_b[np.uint64(cur_b)], mask]
-        step = choice_b[mask]
-        tie = (mask & (mask - 1)) != 0 and not end_b
-        if drawn and tie:
-            step, draws_b = _draw(mask, offs_b, key_b, draws_b)
-        ties_b += tie
+            steps_b = _tile_steps(tiles_b, b_b, ranked_b)
+        mask, low = enter(deg_b, cur_b, steps_b, LEVEL)
+        end_b = mask == 0
+        if plain:
+            step = ranked_b[low]
+        else:
+            if by_key:
+                mask = table_b[cls_b[np.uint64(cur_b)], mask]
+            step = choice_b[mask]
+            if drawn and mask & (mask - 1):
+                step, draws_b = _draw(mask, offs_b, key_b, draws_b)
+        ties_b += (mask & (mask - 1)) != 0
         if tiles_b is not None:
             step = tiles_b[b_b + step]
         cur_b += 0 if end_b else step
-        deg_b[np.uint64(cur_b)] = BLOCKED
         n_b += not end_b
     return (cur_a, n_a, ties_a, stage_a, draws_a), (cur_b, n_b, ties_b, stage_b, draws_b), end_a, end_b
 
@@ -468,8 +464,24 @@ def _finish(code, walker, tiles, rows, cols, state, ended):
     left at ``state``: walked on by :func:`_walk` unless it has ``ended``."""
     if ended:
         return state[1], state[2], state[0]
-    deg, offsets, choice, roth, schedule, key = walker
-    return _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, np.empty(0, np.int32), state)
+    return _walk(code, walker, tiles, rows, cols, np.empty(0, np.int32), state)
+
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _two_rows(code, one, two, tiles, rows, cols, p_a, p_b, out, i):
+    """Runs from cells ``p_a`` and ``p_b`` with the walkers ``one`` and ``two`` (their
+    degrees filled), side by side (:func:`_walk_two`) and each then to its end, into rows
+    ``i`` and ``i + 1`` of ``out``. Returns the knight steps."""
+    no_path = np.empty(0, np.int32)
+    st_a, st_b, end_a, end_b = _walk_two(code, one, two, tiles, tiles, _begin(p_a, no_path), _begin(p_b, no_path))
+    padded_offsets = _offsets(cols)
+    n_a, ties, pend = _finish(code, one, tiles, rows, cols, st_a, end_a)
+    p, q = _padded(p_a, cols, tiles), _padded(pend, cols, tiles)
+    record_row(out, i, n_a, ties, p, q, padded_offsets, cols, rows * cols)
+    n_b, ties, pend = _finish(code, two, tiles, rows, cols, st_b, end_b)
+    p, q = _padded(p_b, cols, tiles), _padded(pend, cols, tiles)
+    record_row(out, i + 1, n_b, ties, p, q, padded_offsets, cols, rows * cols)
+    return n_a + n_b - 2
 
 
 @nb.njit(nogil=True, cache=True)
@@ -498,7 +510,7 @@ def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out,
     padded_offsets = _offsets(cols)
     offsets = padded_offsets if tiles is None else np.arange(8, dtype=np.int64)
     tc = 0 if tiles is None else tile_cols(cols)
-    choice = np.empty(256, np.int64)
+    ranked, choice = np.empty(8, np.int64), np.empty(256, np.int64)
     roth = _roth_key(code, rows, cols, cells.classes, tc)
     no_switch = np.full(1, -1, np.int64)
     drawn = code == RANDOM_ORDER
@@ -510,31 +522,20 @@ def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out,
     first = 0
     if _pairable(code) and cells.second.shape[0] > 0 and path.shape[0] == 0:
         first = total - total % 2
-        choice2 = np.empty(256, np.int64)
+        ranked2, choice2 = np.empty(8, np.int64), np.empty(256, np.int64)
         for i in range(0, first, 2):
             deg[:] = deg0
             cells.second[:] = deg0
             s_a, s_b = starts[i // nt], starts[(i + 1) // nt]
-            p_a, p_b = _cell(s_a, cols, tiles), _cell(s_b, cols, tiles)
             key_a = run_key(
                 np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s_a), np.uint64(trials[i % nt])
             )
             t_b = trials[(i + 1) % nt]
             key_b = run_key(np.uint64(seed), np.uint64(rows), np.uint64(cols), np.uint64(s_b), np.uint64(t_b))
-            one = (deg, offsets, choice, roth, schedule, key_a)
-            two = (cells.second, offsets, choice2, roth, schedule, key_b)
-            begun = _begin(deg, p_a, path), _begin(cells.second, p_b, path)
-            st_a, st_b, end_a, end_b = _walk_two(code, one, two, tiles, tiles, *begun)
-            n, ties, pend = _finish(code, one, tiles, rows, cols, st_a, end_a)
-            record_row(
-                out, i, n, ties, _padded(p_a, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
-            )
-            steps += n - 1
-            n, ties, pend = _finish(code, two, tiles, rows, cols, st_b, end_b)
-            record_row(
-                out, i + 1, n, ties, _padded(p_b, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
-            )
-            steps += n - 1
+            one = (deg, offsets, ranked, choice, roth, schedule, key_a)
+            two = (cells.second, offsets, ranked2, choice2, roth, schedule, key_b)
+            p_a, p_b = _cell(s_a, cols, tiles), _cell(s_b, cols, tiles)
+            steps += _two_rows(code, one, two, tiles, rows, cols, p_a, p_b, out, i)
             attempts_out[i] = attempts_out[i + 1] = 1
     dirty = first > 0
     for row in range(first, total):
@@ -546,15 +547,16 @@ def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out,
             if dirty:
                 deg[:] = deg0
             dirty = True
-            state = _begin(deg, p0, path)
+            state = _begin(p0, path)
             if drawn:
                 rank, _ = below(fold(key, np.uint64(attempt)), np.uint64(0), np.uint64(40320))
                 r = np.int64(rank)
-                one = Schedule(order_table[r : r + 1], no_switch)
-                n, ties, pend = _walk(FIXED, deg, offsets, tiles, choice, roth, rows, cols, one, key, path, state)
+                one = (deg, offsets, ranked, choice, roth, Schedule(order_table[r : r + 1], no_switch), key)
+                n, ties, pend = _walk(FIXED, one, tiles, rows, cols, path, state)
                 order_out[row] = r
             else:
-                n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, key, path, state)
+                walker = (deg, offsets, ranked, choice, roth, schedule, key)
+                n, ties, pend = _walk(code, walker, tiles, rows, cols, path, state)
             steps += n - 1
             attempt += 1
             if not drawn or n == size or attempt == retries:
@@ -588,8 +590,8 @@ def _walker(run, tiles):
     fill_degrees(cells.deg, rows, cols, tc)
     p0 = _cell(start, cols, tiles)
     key = run_key(np.uint64(rule.seed), np.uint64(rows), np.uint64(cols), np.uint64(start), np.uint64(trial))
-    walker = (cells.deg, offsets, np.empty(256, np.int64), roth, rule.schedule, key)
-    return walker, _begin(cells.deg, p0, np.empty(0, np.int32)), p0
+    walker = _new_walker(cells.deg, offsets, roth, rule.schedule, key)
+    return walker, _begin(p0, np.empty(0, np.int32)), p0
 
 
 @nb.njit(nogil=True, cache=True)
@@ -628,15 +630,13 @@ def _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, tiles):
     padded_offsets = _offsets(cols)
     offsets = padded_offsets if tiles is None else np.arange(8, dtype=np.int64)
     tc = 0 if tiles is None else tile_cols(cols)
-    choice = np.empty(256, np.int64)
-    choice2 = np.empty(256, np.int64)
     roth = _roth_key(code, rows, cols, cells.classes, tc)
     no_path = np.empty(0, np.int32)
-    no_key = np.uint64(0)
-    order = np.empty((1, 8), np.uint8)
-    order2 = np.empty((1, 8), np.uint8)
-    schedule = Schedule(order, np.full(1, -1, np.int64))
-    schedule2 = Schedule(order2, np.full(1, -1, np.int64))
+    no_switch = np.full(1, -1, np.int64)
+    # Each run's order is copied into these (a view of the table would count a reference).
+    order, order2 = np.empty((1, 8), np.uint8), np.empty((1, 8), np.uint8)
+    one = _new_walker(deg, offsets, roth, Schedule(order, no_switch), np.uint64(0))
+    two = _new_walker(cells.second, offsets, roth, Schedule(order2, no_switch), np.uint64(0))
     fill_degrees(deg, rows, cols, tc)
     deg0 = deg.copy()
     steps = 0
@@ -647,30 +647,18 @@ def _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, tiles):
         for i in range(0, first, 2):
             deg[:] = deg0
             cells.second[:] = deg0
+            for k in range(8):
+                order[0, k] = order_table[ranks[i], k]
+                order2[0, k] = order_table[ranks[i + 1], k]
             p_a, p_b = _cell(starts[i], cols, tiles), _cell(starts[i + 1], cols, tiles)
-            order[0, :] = order_table[ranks[i]]
-            order2[0, :] = order_table[ranks[i + 1]]
-            one = (deg, offsets, choice, roth, schedule, no_key)
-            two = (cells.second, offsets, choice2, roth, schedule2, no_key)
-            begun = _begin(deg, p_a, no_path), _begin(cells.second, p_b, no_path)
-            st_a, st_b, end_a, end_b = _walk_two(code, one, two, tiles, tiles, *begun)
-            n, ties, pend = _finish(code, one, tiles, rows, cols, st_a, end_a)
-            record_row(
-                out, i, n, ties, _padded(p_a, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
-            )
-            steps += n - 1
-            n, ties, pend = _finish(code, two, tiles, rows, cols, st_b, end_b)
-            record_row(
-                out, i + 1, n, ties, _padded(p_b, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size
-            )
-            steps += n - 1
+            steps += _two_rows(code, one, two, tiles, rows, cols, p_a, p_b, out, i)
     for i in range(first, total):
         if i:
             deg[:] = deg0
         p0 = _cell(starts[i], cols, tiles)
-        order[0, :] = order_table[ranks[i]]
-        state = _begin(deg, p0, no_path)
-        n, ties, pend = _walk(code, deg, offsets, tiles, choice, roth, rows, cols, schedule, no_key, no_path, state)
+        for k in range(8):
+            order[0, k] = order_table[ranks[i], k]
+        n, ties, pend = _walk(code, one, tiles, rows, cols, no_path, _begin(p0, no_path))
         steps += n - 1
         record_row(out, i, n, ties, _padded(p0, cols, tiles), _padded(pend, cols, tiles), padded_offsets, cols, size)
     return steps
@@ -829,11 +817,9 @@ def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarra
     if code not in (FIXED, POHL, ROTH, CORNER):
         raise ValueError(f"rule {rule!r}: pairs of (start, tie order) need fixed, pohl, roth or corner")
     starts = _starts(board, starts)
-    ranks = np.ascontiguousarray(np.atleast_1d(np.asarray(ranks)), dtype=np.int64)
+    ranks = np.ascontiguousarray(check_ranks(np.atleast_1d(ranks)))
     if ranks.shape != starts.shape:
         raise ValueError("starts and ranks must have the same length")
-    if ranks.size and (ranks.min() < 0 or ranks.max() >= N_ORDERS):
-        raise ValueError(f"order ranks must lie in 0..{N_ORDERS - 1}")
     out = Outcomes.empty(len(starts))
     steps = 0
     if len(starts):
