@@ -26,7 +26,6 @@ from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
 from knight.engine.runs_table import to_table
 from knight.engine.tiebreak import ORDER_RULES
-from knight.engine.walk import pair_outcomes
 from knight.runtime.tasks import iter_task_groups, run_tasks
 
 ENGINES = ("brute", "tree")
@@ -128,6 +127,10 @@ def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str =
     corner), by walking each pair (:func:`knight.engine.walk.pair_outcomes`)."""
     st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
     rk = np.tile(np.asarray(ranks, np.int64), len(starts))
+    # Imported here: the rule kernel's generator compiles when imported (fixed signatures),
+    # and planning a sweep must compile nothing.
+    from knight.engine.walk import pair_outcomes
+
     out = pair_outcomes(board, rule, st, rk)
     out["start"] = st
     out["order"] = rk.astype(np.uint16)

@@ -343,8 +343,8 @@ def _walk_two(code, one, two, tiles_a, tiles_b, state_a, state_b):
     neither).
 
     The two runs do not depend on each other, so the processor overlaps the latency of
-    one step's loads and look-ups with the other's: 1.1-1.4 times the steps per second
-    of one run at a time (docs/rules.md "Two runs at once"). Each run's step is
+    one step's loads and look-ups with the other's (docs/rules.md "Two runs at once";
+    the gain: docs/performance.md). Each run's step is
     :func:`_walk`'s, written out here for each: as a function shared by the three loops
     and inlined by numba, it made numba count references to the walker's arrays at every
     step, several times slower (docs/rules.md). An ended run's last step moves nothing.
@@ -666,11 +666,10 @@ def _run_pairs(code, rows, cols, starts, ranks, order_table, cells, out, tiles):
 
 def in_tiles(board: Board, code: int) -> bool:
     """Whether the kernel stores ``board`` in tiles for the rule of code ``code``: for
-    squirrel-cull from :data:`knight.engine.layout.TILED_ROWS` rows (Squirrel and Cull's
-    orders circle the board, so a row-by-row board outgrows the cache; measured in
-    tiles / row by row, one run from the corner: 1.3-1.8 times the speed on 4096 to
-    10,000 rows). The other rules' runs measured 0.75-1.0 in tiles on such boards, and
-    stay row by row (``python benchmarks/bench_rules.py --layouts``)."""
+    squirrel-cull from :data:`knight.engine.layout.TILED_ROWS` rows: Squirrel and Cull's
+    orders circle the board, so a row-by-row board outgrows the cache, where tiles keep
+    eight rows in a cache line. The other rules' runs gain nothing in tiles and stay row
+    by row (``python benchmarks/bench_rules.py --layouts``; docs/performance.md)."""
     return code == SQUIRREL_CULL and tiled(board.rows)
 
 

@@ -59,7 +59,7 @@ from knight.queens.symmetry import _compare, _insertion_sort, square_images
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
-# Pruning ideas, as bits of ``opts`` (each measured by ``benchmarks/bench_queens.py --pruning``).
+# Pruning ideas, as bits of ``opts`` (each timed by ``benchmarks/bench_queens.py --pruning``).
 #: Branch on the uncovered square with the fewest allowed queens (else the first one).
 FEWEST = 1
 #: Cut a node with two queens left when its two best queens cannot cover the rest.
@@ -76,10 +76,10 @@ CHILD_OVERLAP = 32
 #: With ``sym``: below a root queen that a symmetry fixes, branch on its second square
 #: and forbid the images under that symmetry of the queens tried (module docstring).
 SECOND = 64
-#: How many of a node's best queens CHILD_OVERLAP keeps (32: 0.79 of the CPU of 24 on
-#: sampled nodes of dominate 19 10, 0.83 on dominate 13 7; 16, 28, 36, 48, 64 were slower).
+#: How many of a node's best queens CHILD_OVERLAP keeps (the fastest of the counts tried
+#: on sampled nodes of dominate 19 10 and on dominate 13 7: docs/queens.md).
 TOP_KEPT = 32
-#: The ideas that paid (the others measured slower or cut nothing more).
+#: The ideas that paid (the others were slower or cut nothing more).
 DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP | SECOND
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from knight.core.io import atomic_path
-from knight.queens.published import gamma
+from knight.core.published import gamma
 
 #: The 8 symmetries of the n x n board as maps of 0-based (row, col), with their names.
 SYMMETRIES = (

@@ -12,7 +12,6 @@ import numpy as np
 import polars as pl
 
 from knight.core.board import Board
-from knight.engine.brute import outcomes
 
 #: Totals over every start x every order counted by brute force (docs/conventions.md):
 #: (rows, cols) -> (runs, complete, closed).
@@ -41,6 +40,10 @@ def sample_rows(runs: pl.LazyFrame, samples: int, seed: int) -> pl.DataFrame:
 def check_rows(board: Board, rows: pl.DataFrame) -> int:
     """Rows of ``rows`` (start, order and :data:`COMPARED`) that the brute-force engine
     does not reproduce exactly."""
+    # Imported here: the rule kernel's generator compiles when imported (fixed signatures),
+    # and the workflow's plan, which reads this module's boards, must compile nothing.
+    from knight.engine.brute import outcomes
+
     brute = outcomes(board, rows["start"].to_numpy(), rows["order"].to_numpy())
     bad = np.zeros(rows.height, bool)
     for name in COMPARED:
