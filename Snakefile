@@ -18,7 +18,6 @@ os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
 from knight.pipeline.config import check_config_file
 from knight.runtime.logs import one_line_interrupts, short_console_lines
 
-
 # A Ctrl-C as Snakemake itself exits (waiting for its threads) is one line, not Python's
 # "Exception ignored ... KeyboardInterrupt" traceback.
 one_line_interrupts("snakemake")
