@@ -169,7 +169,7 @@ def test_every_unit_agrees_with_the_independent_search_14():
 @pytest.mark.slow
 @pytest.mark.skipif(
     os.environ.get("KNIGHT_QUEENS_LONG") != "1",
-    reason="about 16 CPU-minutes: set KNIGHT_QUEENS_LONG=1 (docs/queens.md gives the figures of a run)",
+    reason="about 16 CPU-minutes: set KNIGHT_QUEENS_LONG=1",
 )
 def test_every_unit_agrees_with_the_independent_search_16():
     sets, classes = check_every_unit(16, 9, 64)
