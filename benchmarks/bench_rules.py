@@ -224,7 +224,7 @@ def _compare(label: str, calls: dict, rounds: int, least: float) -> float:
 WORKLOADS = ("big", "50", "8", "pairs")
 
 
-def before(ref: str, sides: list[int], rounds: int, least: float, workloads=WORKLOADS) -> None:
+def before(ref: str, sides: list[int], rounds: int, least: float, workloads=WORKLOADS, rules=RULES) -> None:
     """The rule kernel at git ref ``ref`` against today's, alternating, same rows: one run
     from (1, 1) per rule on each board of ``sides`` (big), every start of 50 x 50 under
     trials 0 and 1 (50), 200,000 runs on 8 x 8 (8), and 160,000 (start, order) pairs on 8 x 8
@@ -240,7 +240,7 @@ def before(ref: str, sides: list[int], rounds: int, least: float, workloads=WORK
 
     b50, b8 = Board(50, 50), Board(8, 8)
     many8 = np.tile(np.arange(64), 200_000 // 64)
-    for rule in RULES:
+    for rule in rules:
         run = dict(seed=1, retries=3)
         for side in sides if "big" in workloads else []:
             board = Board(side, side)
@@ -253,7 +253,7 @@ def before(ref: str, sides: list[int], rounds: int, least: float, workloads=WORK
             calls = both(lambda m, r=rule: m.outcomes(board_for(m, b8), r, many8, **run))
             ratios.append(_compare(f"{rule}, 8x8 x 200,000 runs", calls, rounds, least))
     gen = np.random.default_rng(8)
-    for rule in ("fixed", "pohl", "roth", "corner") if "pairs" in workloads else ():
+    for rule in [r for r in ("fixed", "pohl", "roth", "corner") if r in rules] if "pairs" in workloads else ():
         starts = np.repeat(np.arange(64), 2500)
         ranks = gen.integers(0, 40320, len(starts))
         calls = both(lambda m, r=rule, s=starts, k=ranks: m.pair_outcomes(board_for(m, b8), r, s, k))
@@ -411,6 +411,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds for --before")
     ap.add_argument("--workloads", default=",".join(WORKLOADS), help="workloads of --before (module docstring)")
     ap.add_argument("--least", type=float, default=0.3, help="--before: seconds a timing lasts at least")
+    ap.add_argument("--rules", default=",".join(RULES), help="--before: the rules timed (a,b,...)")
     ap.add_argument("--layouts", metavar="RULES", help="row by row against in tiles for these rules (a,b,...)")
     ap.add_argument("--two", metavar="RULES", help="two runs at a time against one at a time (a,b,...)")
     args = ap.parse_args()
@@ -422,7 +423,7 @@ def main() -> None:
         return
     if args.before:
         sides = [int(x) for x in args.boards.split(",") if x]
-        before(args.before, sides, args.rounds, args.least, args.workloads.split(","))
+        before(args.before, sides, args.rounds, args.least, args.workloads.split(","), args.rules.split(","))
         return
     warm()
     big_runs()

@@ -437,6 +437,12 @@ def main(argv=None) -> int:
         job(args.job[0], int(args.job[1]), args.chunk_runs, args.out)
         return 0
 
+    if args.before or args.rate:
+        # The code at the ref is called first (numba's note in versions.py): any bias from
+        # the order falls on today's code.
+        old = module(args.before or "HEAD", "engine.sweep")
+        for engine in ("tree", "brute"):
+            old.orbit_rows(board_for(old, Board(5, 5)), np.array([0]), np.arange(N_ORDERS), engine)
     warm_up()
     if args.pairs:
         print(f"## Tie tree against the pair kernel from (1, 1), CPU seconds, median of {args.repeats} rounds\n")
