@@ -10,8 +10,14 @@ HEAD; ``versions.py`` builds it from git) against today's, alternating in one pr
 for ``--repeat`` rounds, thread CPU seconds, with the rows of both compared by digest;
 ``--rule`` picks the rule (fixed by default; pohl, roth and corner too).
 
+``--two BOARDS`` times the same brute force with the runs walked two at a time against
+one at a time (``knight.engine.walk.TWO_FROM`` set below and above the board's size),
+alternating, thread CPU, on each board of the comma-separated list: where two at a time
+starts to pay sets ``TWO_FROM``.
+
     python benchmarks/bench_kernel.py [--board 8] [--workers 2] [--repeat 3]
     python benchmarks/bench_kernel.py --before 3881b74 --board 7 --repeat 7
+    python benchmarks/bench_kernel.py --two 5,6,7,8,9 --repeat 7
 """
 
 from __future__ import annotations
@@ -77,14 +83,44 @@ def before_after(board, ref: str, rule: str, rounds: int) -> None:
     )
 
 
+def two_against_one(boards, rule: str, rounds: int) -> None:
+    """Runs two at a time against one at a time, alternating (module docstring)."""
+    from knight.engine import walk
+
+    def with_two_from(board, two_from):
+        def call():
+            walk.TWO_FROM = two_from
+            try:
+                return bare_kernel(board, rule)
+            finally:
+                walk.TWO_FROM = default
+
+        return call
+
+    default = walk.TWO_FROM
+    for board in boards:
+        fns = {"one": with_two_from(board, board.size + 1), "two": with_two_from(board, 0)}
+        equal = fns["one"]()[2] == fns["two"]()[2]
+        secs = alternate(fns, rounds)
+        print(
+            f"brute force {rule} {board.name}, two runs at a time / one at a time: "
+            f"{spread(secs['two'], secs['one'])} of the thread CPU over {rounds} rounds; rows equal: {equal}",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="8")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--before", metavar="REF", nargs="?", const="HEAD", help="the kernel at REF against today's")
-    ap.add_argument("--rule", default="fixed", help="rule of --before: fixed, pohl, roth or corner")
+    ap.add_argument("--rule", default="fixed", help="rule of --before and --two: fixed, pohl, roth or corner")
+    ap.add_argument("--two", metavar="BOARDS", help="two runs at a time against one, on these boards")
     args = ap.parse_args()
+    if args.two:
+        two_against_one([parse_board(b) for b in args.two.split(",")], args.rule, args.repeat)
+        return
     board = parse_board(args.board)
     if args.before:
         before_after(board, args.before, args.rule, args.repeat)

@@ -696,9 +696,8 @@ def squares_to_cells(squares, cols: int, tiles: bool) -> np.ndarray:
 
 #: Boards of at least this many squares walk their runs two at a time (:func:`_walk_two`).
 #: On smaller ones a run is a few dozen steps, and starting and ending two runs side by
-#: side cost more than the overlap gained (brute force over every (start, order) pair,
-#: two at a time against one: 1.21 of the time on 5 x 5, 1.04 on 6 x 6, 0.98-1.02 on 6 x 8
-#: and 7 x 7, 0.93 on 8 x 8 and 9 x 9).
+#: side costs more than the overlap gains (``bench_kernel.py --two``; the figures are on
+#: the performance page).
 TWO_FROM = 64
 
 
