@@ -62,7 +62,7 @@ import time
 
 import numba as nb
 import numpy as np
-from versions import board_for, module, spread
+from versions import alternate, board_for, module, rotated, spread
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
@@ -251,7 +251,7 @@ def sweep_cpu(tree_orbit_fn, board: Board, orbits, ranks, **kw) -> tuple[float, 
     return cpu, steps, digest.hexdigest()
 
 
-def alternate(board: Board, variants: dict, repeats: int, orders: int = 0) -> dict:
+def alternate_sweeps(board: Board, variants: dict, repeats: int, orders: int = 0) -> dict:
     """Median CPU seconds of each variant (name -> (tree_orbit, kwargs)) and the median
     over rounds of each one's ratio to the first, run alternately (order rotated); every
     order, or ``orders`` random ones (the tree's slice mode)."""
@@ -263,11 +263,10 @@ def alternate(board: Board, variants: dict, repeats: int, orders: int = 0) -> di
         sweep_cpu(fn, board, orbits[:1], spec.ranks, **kw)
     secs = {n: [] for n in names}
     steps, rows = {}, {}
-    for r in range(repeats):
-        for n in names[r % len(names) :] + names[: r % len(names)]:
-            fn, kw = variants[n]
-            t, steps[n], rows[n] = sweep_cpu(fn, board, orbits, spec.ranks, **kw)
-            secs[n].append(t)
+    for n in rotated(names, repeats):
+        fn, kw = variants[n]
+        t, steps[n], rows[n] = sweep_cpu(fn, board, orbits, spec.ranks, **kw)
+        secs[n].append(t)
     first = names[0]
     return {
         n: {
@@ -301,16 +300,9 @@ def step_rates(board: Board, starts: int, repeats: int, ref: str, seed: int = 0)
             int(old_sweep.brute_orbit(old_board, np.array([s]), ranks)["steps"][0]) for s in sample
         ),
     }
-    for fn in variants.values():  # compiled (or loaded) before the clock runs
-        fn()
-    names = list(variants)
-    rates = {n: [] for n in names}
-    for r in range(repeats):
-        for n in names[r % len(names) :] + names[: r % len(names)]:
-            t0 = time.thread_time()
-            steps = variants[n]()
-            rates[n].append(steps / (time.thread_time() - t0))
-    return {"sample": sample, **rates}
+    steps: dict = {}  # each variant's knight steps, the same in every round
+    secs = alternate(variants, repeats, values=steps)
+    return {"sample": sample, **{n: [steps[n] / s for s in secs[n]] for n in variants}}
 
 
 @nb.njit(nogil=True, cache=True)
@@ -494,7 +486,7 @@ def main(argv=None) -> int:
         for name in args.boards:
             for rule in args.before_rules.split(","):
                 variants = {"before": (old.tree_orbit, {"rule": rule}), "after": (tree_orbit, {"rule": rule})}
-                r = alternate(parse_board(name), variants, args.repeats, args.before_orders)
+                r = alternate_sweeps(parse_board(name), variants, args.repeats, args.before_orders)
                 print(
                     f"| {name} | {rule} | {r['before']['s']:.3f} | {r['after']['s']:.3f} | {r['after']['spread']} "
                     f"| {r['before']['steps']:,} / {r['after']['steps']:,} "
@@ -529,7 +521,7 @@ def main(argv=None) -> int:
         for name in args.rules:
             board = parse_board(name)
             rules = ("fixed", "pohl", "roth", "corner")
-            r = alternate(board, {rule: (tree_orbit, {"rule": rule}) for rule in rules}, args.repeats)
+            r = alternate_sweeps(board, {rule: (tree_orbit, {"rule": rule}) for rule in rules}, args.repeats)
             orbits = SweepSpec(board).orbits()
             leaves = {rule: sum(len(search(board, int(o[0]), rule=rule)["visited"]) for o in orbits) for rule in rules}
             for rule in rules:

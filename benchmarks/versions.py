@@ -188,20 +188,29 @@ def board_for(mod, board):
     return importlib.import_module(f"{top}.core.board").Board(board.rows, board.cols)
 
 
-def alternate(calls: dict, rounds: int) -> dict[str, list[float]]:
-    """Thread CPU seconds of each call of ``calls`` (name -> function of no argument),
-    ``rounds`` rounds, the order rotated each round so that a drift of the machine's
-    speed weighs on all of them; each is called once first, untimed (numba compiles or
-    loads its kernels)."""
-    for fn in calls.values():
-        fn()
-    names = list(calls)
-    secs = {n: [] for n in names}
+def rotated(names, rounds: int):
+    """``names`` once a round for ``rounds`` rounds, the order rotated each round so that
+    a drift of the machine's speed weighs on all of them."""
+    names = list(names)
     for r in range(rounds):
-        for n in names[r % len(names) :] + names[: r % len(names)]:
-            t0 = time.thread_time()
-            calls[n]()
-            secs[n].append(time.thread_time() - t0)
+        k = r % len(names)
+        yield from names[k:] + names[:k]
+
+
+def alternate(calls: dict, rounds: int, values: dict | None = None) -> dict[str, list[float]]:
+    """Thread CPU seconds of each call of ``calls`` (name -> function of no argument),
+    ``rounds`` rounds in :func:`rotated` order; each is called once first, untimed (numba
+    compiles or loads its kernels), and what that call returns goes to ``values[name]``
+    when ``values`` is given."""
+    for name, fn in calls.items():
+        value = fn()
+        if values is not None:
+            values[name] = value
+    secs = {n: [] for n in calls}
+    for n in rotated(calls, rounds):
+        t0 = time.thread_time()
+        calls[n]()
+        secs[n].append(time.thread_time() - t0)
     return secs
 
 
@@ -211,5 +220,16 @@ def spread(num, den) -> str:
     return f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})"
 
 
-__all__ = ["alternate", "board_for", "commit", "load", "materialise", "module", "package", "refs_dir", "spread"]
+__all__ = [
+    "alternate",
+    "board_for",
+    "commit",
+    "load",
+    "materialise",
+    "module",
+    "package",
+    "refs_dir",
+    "rotated",
+    "spread",
+]
 _ = knight  # imported for its side effect (numba's cache folder of today's sources)

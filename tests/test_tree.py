@@ -405,6 +405,22 @@ def test_search_refuses_ranks_that_steer_nothing(wanted):
         search(Board(8, 8), 0, wanted)
 
 
+def _random_position(rng, deg0, offsets, cells, fractions):
+    """A random position in the middle of a walk, read plainly: ``(visited, p, free,
+    deg)``, a fraction (drawn from ``fractions``) of the board's squares ``cells``
+    visited, the knight on unvisited ``p``, ``free`` the unvisited cells and ``deg`` each
+    unvisited cell's count of unvisited neighbours (visited and margin cells ``BLOCKED``)."""
+    visited = rng.random(len(cells)) < rng.choice(fractions)
+    p = int(rng.integers(len(cells)))
+    visited[p] = False
+    free = np.zeros(len(deg0), bool)
+    free[cells[~visited]] = True
+    deg = np.full(len(deg0), BLOCKED, np.int8)
+    for q in cells[~visited]:
+        deg[q] = sum(free[q + o] for o in offsets)
+    return visited, p, free, deg
+
+
 def test_step_matches_a_plain_least_degree_count():
     """``enter`` (one step of every kernel: degree table look-ups, no comparisons) against
     the rule read plainly: on boards with random squares visited mid-walk, the knight's
@@ -419,14 +435,7 @@ def test_step_matches_a_plain_least_degree_count():
     assert [dr * width + dc for dr, dc in moves] == list(offsets)
     sizes_seen = set()
     for _ in range(3000):
-        visited = rng.random(board.size) < rng.choice([0.1, 0.5, 0.9])
-        p = int(rng.integers(board.size))
-        visited[p] = False
-        free = np.zeros(len(deg0), bool)
-        free[cells[~visited]] = True
-        deg = np.full(len(deg0), BLOCKED, np.int8)
-        for q in cells[~visited]:
-            deg[q] = sum(free[q + o] for o in offsets)
+        visited, p, free, deg = _random_position(rng, deg0, offsets, cells, [0.1, 0.5, 0.9])
         deg[cells[visited]] = BLOCKED - rng.integers(0, 9, visited.sum())  # blocked, decremented
         want = deg.copy()
         want[cells[p]] = BLOCKED
@@ -462,14 +471,7 @@ def test_step_in_a_tie_orders_priority_takes_the_orders_move():
     orders = all_orders()
     taken = set()
     for _ in range(3000):
-        visited = rng.random(board.size) < rng.choice([0.2, 0.5, 0.8])
-        p = int(rng.integers(board.size))
-        visited[p] = False
-        free = np.zeros(len(deg0), bool)
-        free[cells[~visited]] = True
-        deg = np.full(len(deg0), BLOCKED, np.int8)
-        for q in cells[~visited]:
-            deg[q] = sum(free[q + o] for o in offsets)
+        visited, p, free, deg = _random_position(rng, deg0, offsets, cells, [0.2, 0.5, 0.8])
         degree = {m: int(deg[cells[p] + o]) - 1 for m, o in enumerate(offsets) if free[cells[p] + o]}
         tied = {m for m, d in degree.items() if d == min(degree.values())}
         order = [int(m) for m in orders[rng.integers(N_ORDERS)]]

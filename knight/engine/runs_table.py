@@ -35,7 +35,7 @@ RUNS_SCHEMA = pa.schema(
 #: ``closed`` are run-length encoded bits; ``end`` (a square, up to a few thousand
 #: values) is split into byte streams, whose high bytes are nearly constant. Then zstd.
 #: These are standard Parquet encodings: pyarrow and polars read them. Sizes against
-#: the data's own entropy: docs/scaling.md.
+#: the data's own entropy: docs/performance.md ("Census").
 RUNS_PARQUET = {
     "compression": "zstd",
     "row_group_size": 1 << 20,

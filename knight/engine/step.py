@@ -25,8 +25,8 @@ the table :data:`LEVEL`, where ``k`` is the neighbour's place in that order; vis
 margin cells select no bit. The eight words are OR-ed: the lowest set byte is the mask of
 the least degree, its lowest set bit the first candidate. There is no loop, no branch
 and no comparison, and no look-up waits on a decrement: the latency of a step is a load
-of the degrees, a load from the table and a few operations (docs/tree.md, "Why this
-shape", for what it replaced and what that gained).
+of the degrees, a load from the table and a few operations (docs/development.md, "The
+tie tree").
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
 
+from knight.core.board import MOVES
 from knight.engine.layout import BLOCKED
 
 #: ``LEVEL[256 * k + d]``: bit ``8 * (d - 1) + k`` for a degree ``d`` of 1..8 (before the
@@ -52,17 +53,16 @@ def neighbours(p, steps):
     (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2)). In numba the two are two versions,
     chosen by the type of ``steps`` (:func:`_neighbours`)."""
     if isinstance(steps, (int, np.integer)):
-        w = int(steps)
-        return tuple(p + s for s in (2 * w + 1, 2 * w - 1, w - 2, -w - 2, -2 * w - 1, -2 * w + 1, -w + 2, w + 2))
+        return tuple(p + int(s) for s in MOVES[:, 0] * int(steps) + MOVES[:, 1])
     return tuple(p + s for s in steps)
 
 
 @overload(neighbours, jit_options={"nogil": True})
 def _neighbours(p, steps):
     """:func:`neighbours` in numba. Given the width, each cell is computed from it in
-    the step (``p + 2 * w + 1``...), which LLVM folds into addresses from two registers
-    (the width and its negative); eight steps computed before the loop would hold eight
-    registers, and the tie tree's search then took 1.05-1.06 times the time."""
+    the step (``p + 2 * w + 1``..., the moves written out), which LLVM folds into
+    addresses from two registers (the width and its negative); eight steps computed
+    before the loop would hold eight registers, and the tie tree's search is slower so."""
     if isinstance(steps, types.Integer):
 
         def from_width(p, steps):

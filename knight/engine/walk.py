@@ -342,11 +342,11 @@ def _walk_two(code, one, two, tiles_a, tiles_b, state_a, state_b):
     neither).
 
     The two runs do not depend on each other, so the processor overlaps the latency of
-    one step's loads and look-ups with the other's (docs/rules.md "Two runs at once";
-    the gain: docs/performance.md). Each run's step is
-    :func:`_walk`'s, written out here for each: as a function shared by the three loops
-    and inlined by numba, it made numba count references to the walker's arrays at every
-    step, several times slower (docs/rules.md). An ended run's last step moves nothing.
+    one step's loads and look-ups with the other's (docs/development.md, "The rule
+    kernel"; the gain: docs/performance.md). Each run's step is :func:`_walk`'s, written
+    out here for each: as a function shared by the three loops and inlined by numba, it
+    made numba count references to the walker's arrays at every step, several times
+    slower. An ended run's last step moves nothing.
     """
     plain = _by_order(code)
     drawn = code == RANDOM or code == ROTH_RANDOM

@@ -15,17 +15,16 @@ import json
 import os
 from pathlib import Path
 
+from knight.runtime.watchdog import process_stat
+
 #: The record of the run that holds (or last held) the folder's lock, under ``.snakemake``.
 OWNER = "knight-lock-owner.json"
 
 
 def _started(pid: int) -> str | None:
     """The start time of process ``pid`` (clock ticks since boot, /proc), or None if it is gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[19]
+    stat = process_stat(pid)
+    return None if stat is None else str(stat[2])
 
 
 def claim(workdir: str | os.PathLike = ".", pid: int | None = None) -> None:

@@ -28,13 +28,19 @@ _NO_ROOM_TEXT = re.compile(r"(?:os error|errno) (28|122|27)\b", re.IGNORECASE)
 _LOST_SCHEDULER = {"FutureCancelledError", "FuturesCancelledError", "CommClosedError", "ClosedClientError"}
 
 
-def _chain(value: BaseException | None):
+def chain(value: BaseException | None):
     """``value`` and the exceptions it was raised from or while handling, once each."""
     seen = set()
     while value is not None and id(value) not in seen:
         seen.add(id(value))
         yield value
         value = value.__cause__ or value.__context__
+
+
+def _first_line(value: BaseException) -> str:
+    """The first line of ``value``'s message, or its type's name when it has none."""
+    text = str(value)
+    return text.splitlines()[0] if text.strip() else type(value).__name__
 
 
 def _where(value: BaseException) -> str:
@@ -54,8 +60,7 @@ def _no_room(value: BaseException) -> str | None:
         code = int(match.group(1)) if match else None
     if code not in _NO_ROOM:
         return None
-    text = str(value).splitlines()[0] if str(value) else type(value).__name__
-    return f"{_NO_ROOM[code]}{_where(value)}: {text}"
+    return f"{_NO_ROOM[code]}{_where(value)}: {_first_line(value)}"
 
 
 def _lost_scheduler(value: BaseException) -> str | None:
@@ -81,10 +86,9 @@ def describe(value: BaseException | None) -> str | None:
     >>> describe(ValueError("bad")) is None
     True
     """
-    for exc in _chain(value):
+    for exc in chain(value):
         if isinstance(exc, MemoryError):  # numpy's _ArrayMemoryError, numba's, Arrow's too
-            text = str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__
-            return f"out of memory{_where(exc)}: {text}"
+            return f"out of memory{_where(exc)}: {_first_line(exc)}"
         found = _no_room(exc) or _lost_scheduler(exc)
         if found:
             return found

@@ -74,15 +74,7 @@ def interrupted(value: BaseException | None) -> bool:
     ``__set_name__`` (dataclasses, while ``dask.distributed`` is imported) is re-raised as
     ``RuntimeError: Error calling __set_name__ ...`` with the KeyboardInterrupt as its cause.
     """
-    if _SIGINT.is_set():
-        return True
-    seen = set()
-    while value is not None and id(value) not in seen:
-        if isinstance(value, KeyboardInterrupt):
-            return True
-        seen.add(id(value))
-        value = value.__cause__ or value.__context__
-    return False
+    return _SIGINT.is_set() or any(isinstance(exc, KeyboardInterrupt) for exc in faults.chain(value))
 
 
 def one_line_interrupts(name: str) -> None:

@@ -28,7 +28,7 @@ INTERVAL = 1.0
 SHELLS = {"bash", "sh", "dash", "zsh"}
 
 
-def _proc(pid: int) -> tuple[str, int, int] | None:
+def process_stat(pid: int) -> tuple[str, int, int] | None:
     """``(name, parent pid, start time in clock ticks)`` of process ``pid``, or None when
     there is none (or no ``/proc`` to ask)."""
     try:
@@ -44,12 +44,12 @@ def _proc(pid: int) -> tuple[str, int, int] | None:
 def _watched(ppid: int) -> list[tuple[int, str, int]]:
     """``(pid, name, start time)`` of the parent, and of the shell's parent when the
     parent is a shell (the job's ``bash -c``)."""
-    parent = _proc(ppid)
+    parent = process_stat(ppid)
     if parent is None:
         return [(ppid, "process", -1)]
     out = [(ppid, parent[0], parent[2])]
     if parent[0] in SHELLS and parent[1] > 1:
-        above = _proc(parent[1])
+        above = process_stat(parent[1])
         if above is not None:
             out.append((parent[1], above[0], above[2]))
     return out
@@ -60,7 +60,7 @@ def _gone(ppid: int, watched: list[tuple[int, str, int]]) -> tuple[int, str] | N
     if os.getppid() != ppid:
         return watched[0][:2]
     for pid, name, started in watched[1:]:
-        now = _proc(pid)
+        now = process_stat(pid)
         if now is None or now[2] != started:
             return pid, name
     return None
