@@ -24,9 +24,12 @@ one_line_interrupts("snakemake")
 # A job's input and reason lists are cut on the console (its log file keeps them whole).
 short_console_lines()
 
-# A YAML error in the default config stops the run naming its file and line (Snakemake's
-# own message names neither; --configfile files are read by Snakemake before this file).
-check_config_file(os.path.join(workflow.basedir, "config", "config.yaml"))
+# A YAML error, or a key given twice, in the default config or a --configfile file stops
+# the run naming its file and line: Snakemake's own message names neither, and its loader
+# keeps the last of two keys. The --configfile files were read by Snakemake before this
+# file (a syntax error there is Snakemake's to report); each is read again here.
+for _path in [os.path.join(workflow.basedir, "config", "config.yaml"), *workflow.overwrite_configfiles]:
+    check_config_file(_path)
 
 
 configfile: os.path.join(workflow.basedir, "config", "config.yaml")

@@ -28,6 +28,14 @@ except ConfigError as exc:
 config.clear()
 config.update(_checked)
 
+# --cores 0 would wait for ever for a free core, and a negative count would give every
+# job that many threads: both stop here, before any job. (--jobs N without --cores is
+# Snakemake's count of cores too.)
+if workflow.resource_settings.cores is not None and workflow.resource_settings.cores < 1:
+    raise WorkflowError(
+        f"--cores {workflow.resource_settings.cores}: must be at least 1 (or all: every CPU of this machine)"
+    )
+
 try:
     CORES = int(workflow.cores)
 except Exception:  # no --cores given (e.g. --report, --dry-run): any count will do
