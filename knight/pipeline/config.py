@@ -37,16 +37,18 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
-            self.flatten_mapping(node)  # merge keys (<<) first: an override is not a repeat
             first: dict = {}
             for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue  # keys merged in (<<) may be overridden: that is not a repeat
                 key = self.construct_object(key_node, deep=True)
+                again = key_node.start_mark.line + 1
                 try:
-                    line = first.setdefault(key, key_node.start_mark.line + 1)
+                    line = first.get(key)
+                    first.setdefault(key, again)
                 except TypeError:
                     continue  # an unhashable key: construct_mapping below names it
-                again = key_node.start_mark.line + 1
-                if line != again:
+                if line is not None:
                     raise yaml.constructor.ConstructorError(
                         "while reading a mapping",
                         node.start_mark,
