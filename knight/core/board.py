@@ -158,10 +158,13 @@ def parse_square(board: Board, square) -> int:
             raise ValueError(f"square {square!r} is not R,C (1-based row and column, e.g. 1,1)")
         row, col = int(m.group(1)), int(m.group(2))
     else:
+        from knight.core.checks import integer  # checks builds on this module
+
         try:
-            row, col = (int(v) for v in square)
+            row, col = square
+            row, col = integer("row", row), integer("column", col)
         except (TypeError, ValueError):
-            raise ValueError(f"square {square!r} is not a 1-based [row, col] pair") from None
+            raise ValueError(f"square {square!r} is not a 1-based [row, col] pair of integers") from None
     if not (1 <= row <= board.rows and 1 <= col <= board.cols):
         raise ValueError(
             f"square ({row}, {col}) is off the {board.name} board (rows 1..{board.rows}, columns 1..{board.cols})"

@@ -133,9 +133,34 @@ def check_results(
             found.missing[path] = "missing, though its writer sealed it (deleted, or its job failed)"
     _follow(found, good, root)
     if remove:
-        for path in [*found.damaged, *found.foreign, *found.missing, *found.derived]:
-            seal.remove(path)
+        reasons = {**found.derived, **found.missing, **found.foreign, **found.damaged}
+        remove_files(reasons)
     return found
+
+
+class CannotRemoveError(RuntimeError):
+    """A file the workflow must remake cannot be removed (an immutable file, a folder or
+    disk mounted read-only): one line naming the file, why it goes and what to do."""
+
+
+def remove_files(reasons: dict[str, str]) -> None:
+    """Remove each file of ``reasons`` (path -> why it must be remade) with its seal, as
+    many as can be; :class:`CannotRemoveError` naming the first that cannot (and how many
+    more) afterwards. Snakemake would otherwise trust the file, or stop with a traceback."""
+    failed = []
+    for path, why in reasons.items():
+        try:
+            seal.remove(path)
+        except OSError as exc:
+            failed.append((path, why, exc))
+    if failed:
+        path, why, exc = failed[0]
+        more = f" (and {len(failed) - 1} more file(s))" if len(failed) > 1 else ""
+        raise CannotRemoveError(
+            f"{path}{more}: must be remade ({why}) but cannot be removed ({exc.strerror or exc}): "
+            "make it writable (chattr -i, chmod u+w on its folder, or a read-write mount) "
+            "or remove it yourself, then run the same command again"
+        )
 
 
 def _follow(found: Findings, good: dict[str, dict], root: str) -> None:

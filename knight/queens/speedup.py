@@ -141,7 +141,7 @@ def time_searches(instances, workers, repeats: int, tasks: int, threads: int, lo
         for inst in instances:
             add(inst, "serial", 1, rep, inst.run_serial())
         for p in run_counts:
-            with dask_client(p) as client:
+            with dask_client(p, cap=False) as client:  # the timing is of p workers, as its row says
                 for inst in instances:
                     add(inst, "dask", p, rep, inst.run(tasks=tasks, client=client))
     for inst in instances:

@@ -306,7 +306,10 @@ class _ShortLines(logging.Formatter):
         self.inner = inner
 
     def format(self, record: logging.LogRecord) -> str:
-        return "\n".join(short_line(line) for line in self.inner.format(record).split("\n"))
+        text = self.inner.format(record)
+        if record.levelno >= logging.WARNING:
+            return text  # a warning or an error is read whole: it names what to do
+        return "\n".join(short_line(line) for line in text.split("\n"))
 
 
 def short_console_lines(logger_name: str = "snakemake.logging") -> None:
