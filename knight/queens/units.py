@@ -273,8 +273,8 @@ class Store:
                 return  # another job replaced it meanwhile
             removed = clean_store(self.path, self.plan, temporary=False)
             log.warning(
-                "%s: the store of another search (%s), not of this one (%s); replaced: %d files removed, "
-                "their units are searched again",
+                "%s: the store of another search (%s), not of this one (%s); replaced (old files removed: %d), "
+                "its units are searched again",
                 manifest,
                 _describe(old),
                 _describe(self.plan.manifest()),
