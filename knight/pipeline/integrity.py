@@ -11,6 +11,9 @@ Under ``results/`` it finds, with one line each:
   and parameters) differs from what the current plan's job for that path would have
   (``made_by_plan``), e.g. a part copied from a run with other orders, or written by
   code of another results version;
+- a file at a path some rule makes whose seal names no workflow job: ``made_by`` absent
+  or ``{"by": WRITER}``, e.g. ``knight sweep --out results/runs`` or the Python API
+  writing into the workflow's folders (the workflow trusts only what its jobs made);
 - a seal whose file is gone (deleted by hand, or by Snakemake after its job failed);
 - every result made from one of the above, or from an input that has been remade
   since (its seal's ``from`` lists what its job read, with their checksums).
@@ -120,7 +123,7 @@ def check_results(
             continue
         found.checked += 1
         found.bytes += record["bytes"]
-        other = made_by_plan(record["made_by"], path) if made_by_plan and record.get("made_by") else None
+        other = _foreign(record.get("made_by"), path, is_output, made_by_plan) if made_by_plan else None
         if other is not None:
             found.foreign[path] = other
         else:
@@ -161,6 +164,17 @@ def remove_files(reasons: dict[str, str]) -> None:
             "make it writable (chattr -i, chmod u+w on its folder, or a read-write mount) "
             "or remove it yourself, then run the same command again"
         )
+
+
+def _foreign(made_by, path: str, is_output: Callable[[str], bool], made_by_plan: MadeByPlan) -> str | None:
+    """Why a sealed file is not what the current plan makes there, or None."""
+    if isinstance(made_by, dict) and "rule" in made_by:
+        return made_by_plan(made_by, path)
+    if not is_output(path):
+        return None  # no workflow job makes this path: nothing of the plan reads it
+    if isinstance(made_by, dict) and made_by.get("by"):
+        return f"made by {made_by['by']}, not by a job of this workflow"
+    return "its seal names no maker (written outside this workflow, or by an older version)"
 
 
 def _follow(found: Findings, good: dict[str, dict], root: str) -> None:

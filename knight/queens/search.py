@@ -177,6 +177,7 @@ def dominate(
     store=None,
     only=None,
     repair=True,
+    owned=False,
 ) -> SearchResult:
     """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
 
@@ -187,7 +188,8 @@ def dominate(
     is searched again after one warning, or with ``repair=False`` refused; a store of
     another search is refused). ``only``: unit indices to run (e.g. one per cluster
     job); the result then covers just those units. ``result.resumed`` counts the units
-    read back instead of searched. ``progress`` (a
+    read back instead of searched. ``owned``: the caller owns ``store`` (the workflow's own
+    folder), so a store of another plan there is replaced, not refused. ``progress`` (a
     :class:`knight.runtime.progress.Progress`) is advanced once per finished unit.
     """
     n = check_n(n, limit=MAX_DOMINATE_N)
@@ -201,7 +203,7 @@ def dominate(
             raise ValueError(f"unit {i} is not among the {plan.units} units of this search")
     # A whole search owns its store (it clears interrupted writes); a job running a few
     # units beside other jobs leaves their temporary files alone.
-    keeper = units.Store(store, plan, repair=repair, clean=only is None) if store is not None else None
+    keeper = units.Store(store, plan, repair=repair, clean=only is None, owned=owned) if store is not None else None
     finished = keeper.finished(wanted) if keeper is not None else {}
     todo = [i for i in wanted if i not in finished]
     if progress is not None:

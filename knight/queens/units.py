@@ -16,12 +16,16 @@ board, its orbit has the stated size, the counts add up). A unit that does not v
 is damaged: it is searched again, with one warning naming the file (or, with
 ``repair=False``, refused with :class:`UnitError`). A unit, or a ``plan.json``, of
 another instance or plan is refused (:class:`ForeignStoreError`): a store is never
-mixed. Temporary files left by a killed writer are removed when a whole search opens
-the store.
+mixed. A store its caller owns (``owned``: the workflow's own, under ``results/``) is
+instead replaced: a ``plan.json`` of another plan (say, from before an upgrade) is named
+in one warning and its files removed, under a lock, so the units are searched again.
+Temporary files left by a killed writer are removed when a whole search opens the store.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import logging
@@ -33,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from knight.core import seal
 from knight.core.io import atomic_path
 from knight.queens import orbits
 from knight.queens.parallel import deal
@@ -208,12 +213,19 @@ class Store:
     or refused with :class:`UnitError` (False: a merge that must not search). ``clean``:
     remove the temporary files of killed writers (a whole search owns its store; jobs
     that each run one unit beside others must leave their neighbours' files alone).
+    ``owned``: the caller owns the folder (the workflow's store under ``results/``), so a
+    store of another plan found there is replaced with one warning instead of refused,
+    and a unit of another plan is searched again; a store given on the command line is
+    never owned.
     """
 
-    def __init__(self, path: str | os.PathLike, plan: Plan, *, repair: bool = True, clean: bool = True):
+    def __init__(
+        self, path: str | os.PathLike, plan: Plan, *, repair: bool = True, clean: bool = True, owned: bool = False
+    ):
         self.path = Path(path)
         self.plan = plan
         self.repair = repair
+        self.owned = owned
         if self.path.exists() and not self.path.is_dir():
             raise ValueError(f"store {self.path}: exists and is not a folder")
         if clean:
@@ -232,6 +244,8 @@ class Store:
                 old = None
                 log.warning("%s: unreadable (%s); written again (every unit carries its own identity)", manifest, exc)
             if old is not None and old != want:
+                if self.owned:
+                    return self._replace()
                 raise ForeignStoreError(
                     f"{manifest}: the store of another search ({_describe(old)}), not of this one "
                     f"({_describe(want)}); " + _ADVICE
@@ -243,6 +257,31 @@ class Store:
                 tmp.write_text(json.dumps(want, indent=1) + "\n")
         except OSError as exc:
             raise ValueError(f"store {self.path}: cannot write there ({exc.strerror or exc})") from None
+
+    def _replace(self) -> None:
+        """Replace an owned store of another plan: under an exclusive lock on the store's
+        ``.lock`` (the workflow's unit jobs open it side by side: the first one replaces,
+        the others find the new plan), remove the old ``plan.json`` and every unit that
+        is not of this plan, then write this plan's ``plan.json``."""
+        manifest = self.path / "plan.json"
+        with _locked(self.path / ".lock"):
+            try:
+                old = json.loads(manifest.read_text())
+            except (OSError, ValueError):
+                old = None
+            if old == self.plan.manifest():
+                return  # another job replaced it meanwhile
+            removed = clean_store(self.path, self.plan, temporary=False)
+            log.warning(
+                "%s: the store of another search (%s), not of this one (%s); replaced (old files removed: %d), "
+                "its units are searched again",
+                manifest,
+                _describe(old),
+                _describe(self.plan.manifest()),
+                len(removed),
+            )
+            with atomic_path(manifest) as tmp:
+                tmp.write_text(json.dumps(self.plan.manifest(), indent=1) + "\n")
 
     def unit_path(self, i: int) -> Path:
         return self.path / f"unit-{i:05d}.json"
@@ -258,6 +297,10 @@ class Store:
             if m is None:
                 continue
             i = int(m.group(1))
+            if i >= self.plan.units and self.owned:
+                log.warning("%s: unit %d of another plan (this one has %d units); removed", path, i, self.plan.units)
+                seal.remove(path)
+                continue
             if i >= self.plan.units:
                 raise ForeignStoreError(
                     f"{path}: unit {i} of another plan (this search, {_describe(self.plan.manifest())}, "
@@ -307,6 +350,11 @@ class Store:
         for i in sorted(files if wanted is None else set(wanted) & set(files)):
             try:
                 out[i] = self.read(i)
+            except ForeignStoreError as exc:
+                if not self.owned:
+                    raise
+                log.warning("%s; searched again", exc)
+                seal.remove(files[i])
             except UnitError as exc:
                 if not self.repair:
                     raise UnitError(f"{exc}; delete it and rerun to search the unit again") from None
@@ -333,18 +381,31 @@ def _describe(info: dict) -> str:
     return text
 
 
-def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Hold an exclusive ``flock`` on ``path`` (created if need be; released with the
+    process however it ends)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def clean_store(path: str | os.PathLike, plan: Plan, *, temporary: bool = True) -> list[str]:
     """Leave only verified units of ``plan`` in a store the workflow owns; one line per
     file removed (each is remade by its job).
 
-    Removes the temporary files of interrupted writes, a ``plan.json`` of another plan
-    together with every unit file (a changed ``units`` or changed code), and each unit
-    file that does not verify (:meth:`Store.read`)."""
+    Removes the temporary files of interrupted writes (unless not ``temporary``: other
+    jobs may be writing beside), a ``plan.json`` of another plan together with every
+    unit file (a changed ``units`` or changed code), and each unit file that does not
+    verify (:meth:`Store.read`); each with its seal."""
     folder = Path(path)
     if not folder.is_dir():
         return []
     lines = []
-    for leftover in leftovers(folder):
+    for leftover in leftovers(folder) if temporary else []:
         leftover.unlink(missing_ok=True)
         lines.append(f"removing {leftover}: temporary file of an interrupted write")
     manifest = folder / "plan.json"
@@ -354,8 +415,9 @@ def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
         old = None
     units = sorted(p for p in folder.iterdir() if _UNIT_RE.match(p.name))
     if old != plan.manifest():
-        for p in [manifest, *units]:
-            p.unlink(missing_ok=True)
+        # plan.json last: while it is the old one, a unit job beside sees another plan and waits.
+        for p in [*units, manifest]:
+            seal.remove(p)
             lines.append(f"removing {p}: not of the current plan ({_describe(plan.manifest())})")
         return lines
     store = Store(folder, plan, repair=False, clean=False)
@@ -366,6 +428,6 @@ def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
                 raise UnitError(f"{p}: unit {i} is not among the plan's {plan.units} units")
             store.read(i)
         except (UnitError, ForeignStoreError) as exc:
-            p.unlink(missing_ok=True)
+            seal.remove(p)
             lines.append(f"removing {exc}")
     return lines

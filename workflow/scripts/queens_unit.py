@@ -10,7 +10,9 @@ log = script_logging(sm)
 n, k, units = sm.params.instance
 unit = int(sm.wildcards.unit)
 store = Path(sm.output[0]).parent
-result = dominate(n, k, tasks=units, store=store, only=[unit])
+# The store under results/ is the workflow's: one of another plan (from before an upgrade)
+# is named in the log and replaced, where the command line would refuse it.
+result = dominate(n, k, tasks=units, store=store, only=[unit], owned=True)
 log.info(
     "dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s",
     n,
