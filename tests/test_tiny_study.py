@@ -119,6 +119,37 @@ def test_the_run_ends_readably(tiny):
     assert lines[-1].startswith("Elapsed time: ")
 
 
+def _hints(tiny):
+    """The hints the run's last lines print, as printed: ``{"Report": ..., "Python": ...}``."""
+    lines = (tiny / "console.txt").read_text().splitlines()
+    return {k: v.strip() for k, _, v in (line.partition(": ") for line in lines[-8:]) if k in ("Report", "Python")}
+
+
+def test_the_printed_python_hint_runs(tiny):
+    """The Python line the run ends with, run as printed from the project's folder."""
+    hint = _hints(tiny)["Python"]
+    code = hint.removesuffix(" reads the runs, verified.")
+    assert code != hint and code.startswith("knight."), hint
+    probe = f"import knight; frame = {code}; print(frame.select(__import__('polars').len()).collect().item())"
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tiny, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert int(res.stdout) == (25 + 21 + 36) * 5  # the runs of test_results_are_whole
+
+
+def test_the_printed_report_hint_runs(tiny, repo):
+    """The report line: its snakemake command (from the project's folder, so with the
+    Snakefile and the run's config file given) makes the file it then says to open."""
+    hint = _hints(tiny)["Report"]
+    command, _, then = hint.partition(", then open ")
+    words = command.split()
+    assert words[:2] == ["snakemake", "--report"], hint
+    report = tiny / then.removesuffix(" in a browser.")
+    report.unlink()
+    res = run_snakemake(tiny, *words[1:], configfile=os.path.join(repo, "config", "tiny.yaml"), timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert report.stat().st_size > 100_000, report
+
+
 def test_report_holds_every_stage(tiny):
     html = (tiny / "results/report.html").read_text(errors="replace")
     for name in ("rates.png", "speedup.png", "completion.png", "table58", "closed_starts"):
