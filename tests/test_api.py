@@ -329,6 +329,8 @@ DOCTEST_MODULES = [
     "knight.claims.scan",
     "knight.claims.findings",
     "knight.claims.table",
+    "knight.queens.search",
+    "knight.queens.speedup",
 ]
 
 

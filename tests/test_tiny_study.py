@@ -150,6 +150,22 @@ def test_the_printed_report_hint_runs(tiny, repo):
     assert report.stat().st_size > 100_000, report
 
 
+def test_the_rules_notebook_draws_the_studies_it_names_from_results(tiny, tmp_path):
+    """Notebook 03 over the tiny study's rules tables, which hold a third study (every
+    residual order of 5x5) beside every-start (fixed, random on 5x5, 6x6) and corner
+    (5..12): each figure draws its own study only (tests/test_notebooks.py: without results)."""
+    import shutil
+
+    from notebook_run import run_notebook
+    from test_notebooks import check_rules_notebook
+
+    shutil.copytree(tiny / "results/rules/tables", tmp_path / "results/rules/tables")
+    (tmp_path / "Snakefile").write_text("")  # the notebook looks for its project's folder
+    nb = run_notebook("03-rules-results", tmp_path)
+    assert "the workflow's tables" in nb["stdout"]
+    check_rules_notebook(nb, ["fixed", "random"], [5.0, 6.0], [float(n) for n in range(5, 13)])
+
+
 def test_report_holds_every_stage(tiny):
     html = (tiny / "results/report.html").read_text(errors="replace")
     for name in ("rates.png", "speedup.png", "completion.png", "table58", "closed_starts"):
