@@ -331,6 +331,7 @@ DOCTEST_MODULES = [
     "knight.claims.table",
     "knight.queens.search",
     "knight.queens.speedup",
+    "knight.report.figures",
 ]
 
 

@@ -158,8 +158,13 @@ class Tour:
         return _figures().render(self.figure(title=self.title()), "png", dpi=dpi)
 
     def save(self, path, *, dpi: int = 150) -> None:
-        """Draw the walk to ``path`` (``.svg``, ``.png`` or ``.pdf``, by suffix), atomically."""
-        _figures().save(self.figure(title=self.title()), path, dpi=dpi)
+        """Draw the walk to ``path`` (``.svg``, ``.png`` or ``.pdf``, by suffix), atomically,
+        at ``dpi`` dots per inch (PNG). The folder must exist; a missing folder or another
+        suffix is refused in one line (``ValueError``) before drawing. No seal is written
+        beside the picture (seals are the workflow's, :mod:`knight.core.seal`)."""
+        figures = _figures()
+        figures.check_picture_path(path)
+        figures.save(self.figure(title=self.title()), path, dpi=dpi, sealed=False)
 
     def _repr_svg_(self) -> str:
         return self.svg()
