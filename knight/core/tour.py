@@ -21,7 +21,8 @@ SOLVERS = ("warnsdorff", "backtrack", "construct")
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Tour:
-    """A walk of the knight: ``path`` holds the visited squares in order (start first).
+    """A walk of the knight: ``path`` holds the visited squares in order (start first), as
+    square indices ``row * cols + col`` (0-based) of ``board``; ``start`` is the first.
 
     ``order`` is the tie order used (None for the rules random and squirrel-cull and for
     constructed tours), ``ties`` the residual tie points of a Warnsdorff run (None for
@@ -146,7 +147,8 @@ class Tour:
 
     # --- drawing -----------------------------------------------------------------------
     def figure(self, title: str | None = None):
-        """A matplotlib ``Figure`` of the walk (:func:`knight.report.figures.tour_figure`)."""
+        """A matplotlib ``Figure`` of the walk (:func:`knight.report.figures.tour_figure`),
+        headed ``title`` (none by default)."""
         return _figures().tour_figure(self, title=title)
 
     def svg(self) -> str:

@@ -178,13 +178,14 @@ def dominate(
     only=None,
     repair=True,
 ) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
+    """Every set of ``k`` queens dominating the ``n x n`` board (``n`` from 1 to 64), by
+    classes, in ``tasks`` units run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
 
     Counts every class once (its representative) with its orbit size; ``keep`` also
     lists every set (the orbits of the representatives). ``store``: a folder where
     each finished unit is written and from which finished units are read back
     (resume), each verified first (:class:`knight.queens.units.Store`: a damaged unit
-    is searched again after one warning, or with ``repair=False`` refused; a store of
+    is searched again after one warning, or with ``repair`` False refused; a store of
     another search is refused). ``only``: unit indices to run (e.g. one per cluster
     job); the result then covers just those units. ``result.resumed`` counts the units
     read back instead of searched. ``progress`` (a
@@ -237,7 +238,8 @@ def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=Non
 
 
 def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
-    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks.
+    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks
+    run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
 
     Without ``keep`` only the left half of row 0 is searched and mirrored, and classes
     follow from Burnside's lemma (:mod:`knight.queens.nqueens`). ``progress`` is
@@ -314,9 +316,10 @@ GAMMA_SEARCH_UP_TO = 13
 
 def domination_number(n, *, search="auto", workers=1) -> int:
     """gamma(n): the fewest queens that dominate (attack or occupy every square of) the
-    ``n x n`` board (OEIS A075458).
+    ``n x n`` board (OEIS A075458); ``n`` from 1 to 64. A search runs on ``workers`` Dask
+    threads (1: this thread).
 
-    ``search="auto"`` (the default) searches for n <= :data:`GAMMA_SEARCH_UP_TO` and
+    ``search``: ``"auto"`` (the default) searches for n <= :data:`GAMMA_SEARCH_UP_TO` and
     returns the published value above it; ``True`` always searches, however long it
     takes; ``False`` returns the published value only. The search runs :func:`dominate`
     for k = ceil((n - 1) / 2) (a proven lower bound), k + 1, ... and returns the first k
