@@ -261,7 +261,7 @@ def failures_every_board(
 
 
 def longest_lasting(table, k: int) -> np.ndarray:
-    """The ``k`` ranks of a first-failure scan's table (:data:`SCHEMA`, any frame polars
+    """The ``k`` ranks of a first-failure scan's table (``knight.claims.scan.SCHEMA``, any frame polars
     reads) that complete the most boards before they first fail (those that never fail
     first), ties by rank; sorted.
 

@@ -89,7 +89,7 @@ class Claim:
     files); ``source``: who published it, where; ``claim``: the sentence, as published;
     ``tested_by``: a rules study's name (its runs are the evidence), a first-failure
     scan's (:mod:`knight.claims.scan`) or ``"queens"`` (the queens stage's counts);
-    ``finding``: one of :data:`FINDINGS`; ``rule``: the study's rule the claim is about
+    ``finding``: one of ``knight.claims.FINDINGS``; ``rule``: the study's rule the claim is about
     (needed when the study runs several); ``boards``: the board
     sides m (m x m, from (1, 1)) the claim speaks of, less ``exclude``; ``rate``: a
     claimed completion rate ``(comparison, fraction)``; ``most``: the share of boards on

@@ -289,7 +289,7 @@ def scan(root: str | os.PathLike, *, deep: bool = True, hive: bool = True):
     Hive folder names such as ``board=8x8`` become columns when ``hive``), or one sealed
     table file (``results/tables/completion.parquet``: checked against its seal).
     ``deep`` (the default) checks every byte's SHA-256 (about 0.3 s per 100 MB);
-    ``deep=False`` checks sizes only. Raises :class:`DatasetError` in one line naming
+    ``deep=False`` checks sizes only. Raises :class:`~knight.core.dataset.DatasetError` in one line naming
     the missing path, an unfinished folder or an untrustworthy file.
 
     >>> import tempfile, knight

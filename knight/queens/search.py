@@ -319,7 +319,7 @@ def domination_number(n, *, search="auto", workers=1) -> int:
     ``n x n`` board (OEIS A075458); ``n`` from 1 to 64. A search runs on ``workers`` Dask
     threads (1: this thread).
 
-    ``search``: ``"auto"`` (the default) searches for n <= :data:`GAMMA_SEARCH_UP_TO` and
+    ``search``: ``"auto"`` (the default) searches for n <= 13 (``GAMMA_SEARCH_UP_TO``) and
     returns the published value above it; ``True`` always searches, however long it
     takes; ``False`` returns the published value only. The search runs :func:`dominate`
     for k = ceil((n - 1) / 2) (a proven lower bound), k + 1, ... and returns the first k

@@ -259,9 +259,9 @@ class _Quiet:
 
 def measure_speedup(searches, workers=(1, 2), *, repeats: int = 3, tasks: int = 32, log=None) -> pl.DataFrame:
     """Speed-up and efficiency of the parallel search, measured here as the workflow's
-    queens stage measures them: :func:`time_searches` (every worker count once per round,
+    queens stage measures them: ``time_searches`` (every worker count once per round,
     rounds repeated ``repeats`` times, so drifting load hits every count alike), then
-    :func:`speedup_table` (medians, S(p), E(p), the ``spread`` of the repeats and the
+    ``speedup_table`` (medians, S(p), E(p), the ``spread`` of the repeats and the
     ``unstable`` flag).
 
     ``searches``: instances such as ``{"problem": "dominate", "n": 8, "k": 5}`` or
