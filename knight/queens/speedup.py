@@ -258,8 +258,8 @@ class _Quiet:
 
 
 def measure_speedup(searches, workers=(1, 2), *, repeats: int = 3, tasks: int = 32, log=None) -> pl.DataFrame:
-    """Speed-up and efficiency of the parallel search, measured here as the workflow's
-    queens stage measures them: ``time_searches`` (every worker count once per round,
+    """Speed-up and efficiency of the parallel search, timed in this process as the
+    workflow's queens stage times them: ``time_searches`` (every worker count once per round,
     rounds repeated ``repeats`` times, so drifting load hits every count alike), then
     ``speedup_table`` (medians, S(p), E(p), the ``spread`` of the repeats and the
     ``unstable`` flag).
