@@ -5,7 +5,21 @@ is checked, not only that the notebook runs: lines per axes, their x values, the
 import pytest
 from notebook_run import axes_titled, run_notebook, visible_ticks
 
-pytestmark = pytest.mark.slow  # each notebook computes its own studies
+slow = pytest.mark.slow  # each notebook computes its own studies
+
+
+def test_only_the_rules_notebook_reads_results(repo):
+    """The other notebooks compute what they draw, so results/ cannot change their figures;
+    the rules notebook is run both ways."""
+    import json
+    from pathlib import Path
+
+    readers = []
+    for path in sorted(Path(repo, "examples").glob("*.ipynb")):
+        code = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
+        if '"results"' in code or "results/" in code:
+            readers.append(path.stem)
+    assert readers == ["03-rules-results"]
 
 
 def check_rules_notebook(nb, every_start_rules, every_start_boards, corner_boards):
@@ -23,12 +37,14 @@ def check_rules_notebook(nb, every_start_rules, every_start_boards, corner_board
         assert line["x"] == corner_boards, line
 
 
+@slow
 def test_rules_notebook_without_results(tmp_path):
     nb = run_notebook("03-rules-results", tmp_path)
     assert "studies computed here" in nb["stdout"]
     check_rules_notebook(nb, ["fixed", "roth", "random"], [5.0, 6.0, 7.0, 8.0], [float(n) for n in range(5, 41)])
 
 
+@slow
 def test_first_tour_notebook(tmp_path):
     nb = run_notebook("01-first-tour", tmp_path)
     ax = axes_titled(nb, "8 x 8 from (1, 1): how far each order gets")
@@ -36,6 +52,7 @@ def test_first_tour_notebook(tmp_path):
     assert axes_titled(nb, "where the complete tours end")["xticks"] == [float(i) for i in range(8)]
 
 
+@slow
 def test_sweep_notebook(tmp_path):
     nb = run_notebook("02-sweep-analysis", tmp_path)
     for n in (5, 6, 7, 8):
@@ -44,6 +61,7 @@ def test_sweep_notebook(tmp_path):
         assert titled[1]["xticks"] == [float(i) for i in range(n)]
 
 
+@slow
 def test_queens_notebook_states_the_load_and_the_stability(tmp_path):
     nb = run_notebook("04-queens-speedup", tmp_path)
     (fig,) = [f for f in nb["figures"] if f["suptitle"]]
