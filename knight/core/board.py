@@ -109,7 +109,7 @@ def degree_table(rows: int, cols: int) -> np.ndarray:
 
 
 def parse_board(text: str | int) -> Board:
-    """Parse ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns) into a :class:`Board`."""
+    """Parse ``text``, ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns), into a :class:`Board`."""
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         return Board(int(text), int(text))
     m = _BOARD_RE.match(str(text))

@@ -321,7 +321,7 @@ class Plan:
         report = f"Report: snakemake --report {root}/report.html, then open {root}/report.html in a browser."
         if not made:
             return [report]
-        python = f"Python: knight.core.dataset.scan('{root}/runs') reads the runs, verified."
+        python = f"Python: knight.scan('{root}/runs') reads the runs, verified."
         return ["Results: " + ", ".join(made) + ".", report, python]
 
     def why_not_planned(self, target: str) -> str | None:

@@ -179,13 +179,14 @@ def dominate(
     repair=True,
     owned=False,
 ) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
+    """Every set of ``k`` queens dominating the ``n x n`` board (``n`` from 1 to 64), by
+    classes, in ``tasks`` units run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
 
     Counts every class once (its representative) with its orbit size; ``keep`` also
     lists every set (the orbits of the representatives). ``store``: a folder where
     each finished unit is written and from which finished units are read back
     (resume), each verified first (:class:`knight.queens.units.Store`: a damaged unit
-    is searched again after one warning, or with ``repair=False`` refused; a store of
+    is searched again after one warning, or with ``repair`` False refused; a store of
     another search is refused). ``only``: unit indices to run (e.g. one per cluster
     job); the result then covers just those units. ``result.resumed`` counts the units
     read back instead of searched. ``owned``: the caller owns ``store`` (the workflow's own
@@ -239,7 +240,8 @@ def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=Non
 
 
 def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
-    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks.
+    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks
+    run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
 
     Without ``keep`` only the left half of row 0 is searched and mirrored, and classes
     follow from Burnside's lemma (:mod:`knight.queens.nqueens`). ``progress`` is
@@ -307,3 +309,56 @@ def place_serial(n, keep=False) -> SearchResult:
     t0 = time.perf_counter()
     part = nqueens.solve_all(n, keep)
     return _merge("place", n, n, [(part, time.perf_counter() - t0)], 1, t0, keep)
+
+
+#: The largest n whose domination number :func:`domination_number` searches by default:
+#: every smaller k is refuted in seconds up to here, and each further n costs far more.
+GAMMA_SEARCH_UP_TO = 13
+
+
+def domination_number(n, *, search="auto", workers=1) -> int:
+    """gamma(n): the fewest queens that dominate (attack or occupy every square of) the
+    ``n x n`` board (OEIS A075458); ``n`` from 1 to 64. A search runs on ``workers`` Dask
+    threads (1: this thread).
+
+    ``search``: ``"auto"`` (the default) searches for n <= 13 (``GAMMA_SEARCH_UP_TO``) and
+    returns the published value above it; ``True`` always searches, however long it
+    takes; ``False`` returns the published value only. The search runs :func:`dominate`
+    for k = ceil((n - 1) / 2) (a proven lower bound), k + 1, ... and returns the first k
+    with a dominating set; a searched value that differs from the published one raises
+    ``RuntimeError``. An n with no published value and not searched is refused in one
+    line (``ValueError``) that says how to search it.
+
+    >>> import knight
+    >>> knight.queens.domination_number(8)        # searched: no 4 queens do, 5 do
+    5
+    >>> [knight.queens.domination_number(n) for n in range(1, 13)]
+    [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6]
+    >>> knight.queens.domination_number(25)       # published, not searched
+    13
+    >>> knight.queens.domination_number(30)
+    Traceback (most recent call last):
+    ValueError: gamma(30) is not published here (n <= 25); domination_number(30, search=True) searches k = 15, ...
+    """
+    from knight.core import published
+
+    n = check_n(n, limit=MAX_DOMINATE_N)
+    if search not in ("auto", True, False):
+        raise ValueError(f"search must be 'auto', True or False, got {search!r}")
+    known = published.gamma(n)
+    lower = max(1, -(-(n - 1) // 2))
+    if search is False or (search == "auto" and n > GAMMA_SEARCH_UP_TO):
+        if known is None:
+            last = max([*published.GAMMA, *published.GAMMA_BEYOND])
+            raise ValueError(
+                f"gamma({n}) is not published here (n <= {last}); domination_number({n}, search=True) "
+                f"searches k = {lower}, {lower + 1}, ... (may take very long)"
+            )
+        return known
+    workers = check_workers(workers)
+    for k in range(lower, n + 1):
+        if dominate(n, k, workers=workers).solutions:
+            if known is not None and k != known:
+                raise RuntimeError(f"gamma({n}): the search finds {k}, the published value is {known}")
+            return k
+    raise RuntimeError(f"gamma({n}): no k <= {n} dominates the board")  # n queens on the diagonal always do
