@@ -132,6 +132,16 @@ def test_independent_search_matches_the_plain_reference(n, k):
     assert len(ind.representatives(n, got)) == naive.class_count(n, got)
 
 
+def test_independent_bound_takes_the_largest_values():
+    # The r largest of a multiset by its histogram, against sorting; zeros pad a short one.
+    rng = np.random.default_rng(46)
+    for _ in range(200):
+        values = rng.integers(0, 30, size=rng.integers(0, 12))
+        r = int(rng.integers(1, 6))
+        top = sorted(values.tolist(), reverse=True)[:r] + [0] * r
+        assert ind._largest(np.bincount(values, minlength=31), r) == (sum(top[:r]), top[r - 1])
+
+
 @pytest.mark.parametrize("n", [5, 8, 9, 12, 13, 19, 20])
 def test_second_squares_match_their_definition(n):
     table = orbits.second_squares(n)
