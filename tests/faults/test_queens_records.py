@@ -231,3 +231,26 @@ def test_a_killed_run_loses_only_the_units_in_flight(tmp_path):
     assert [len(w) for w in written] == [0, 1, 2, 3]
     again = dominate(N, K, tasks=UNITS, store=store)
     assert (again.resumed, again.solutions, again.classes) == (3, SOLUTIONS, CLASSES)
+
+
+@pytest.mark.slow
+def test_a_run_killed_by_sigkill_resumes_from_its_finished_units(tmp_path):
+    # dominate 14 8 in 48 units (4,632 sets, 588 classes: OEIS A002564(14), A002563(14)),
+    # killed with SIGKILL once a few units are written, then run again to the end.
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    store = tmp_path / "store"
+    cmd = [sys.executable, "-m", "knight.cli", "queens", "dominate", "14", "8", "--tasks", "48", "--store", str(store)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while len(list(store.glob("unit-*.json"))) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = len(list(store.glob("unit-*.json")))
+    assert 3 <= kept < 48, kept
+    got = dominate(14, 8, tasks=48, store=store, repair=False)  # every kept unit verifies
+    assert (got.resumed, got.solutions, got.classes) == (kept, 4632, 588)
