@@ -15,6 +15,7 @@ import json
 import logging
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -254,3 +255,33 @@ def test_a_run_killed_by_sigkill_resumes_from_its_finished_units(tmp_path):
     assert 3 <= kept < 48, kept
     got = dominate(14, 8, tasks=48, store=store, repair=False)  # every kept unit verifies
     assert (got.resumed, got.solutions, got.classes) == (kept, 4632, 588)
+
+
+@pytest.mark.slow
+def test_the_workflow_copies_the_committed_records(tmp_path):
+    """Through Snakemake: a frontier search with ``records`` copies each recorded unit and
+    searches the one left out; the merged classes are the published ones."""
+    import sys
+
+    import polars as pl
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from workflow_run import snakemake as run_snakemake
+
+    records = tmp_path / "records"
+    assert main(["queens", "dominate", "8", "5", "--tasks", "4", "--store", str(records)]) == 0
+    (records / "unit-00002.json").unlink()
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(f"sweep: {{boards: [5]}}\nqueens: {{frontier: [{{n: 8, k: 5, units: 4, records: {records}}}]}}\n")
+    target = "results/queens/frontier/dominate-8-5.parquet"
+    res = run_snakemake(tmp_path, target, configfile=cfg, cores=1, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    classes = pl.read_parquet(tmp_path / target)
+    assert (len(classes), int(classes["orbit"].sum())) == (638, 4860)  # A002563(8), A002564(8)
+    logs = tmp_path / "results/logs/queens/dominate-8-5"
+    copied = [i for i in range(4) if "copied from its record" in (logs / f"unit-{i:05d}.log").read_text()]
+    assert copied == [0, 1, 3]
+    for i in copied:
+        unit = f"unit-{i:05d}.json"
+        made = tmp_path / "results/queens/frontier/dominate-8-5" / unit
+        assert json.loads(made.read_text()) == json.loads((records / unit).read_text())
