@@ -178,6 +178,9 @@ def dominate(
     only=None,
     repair=True,
     owned=False,
+    records=None,
+    stop_at=None,
+    report=None,
 ) -> SearchResult:
     """Every set of ``k`` queens dominating the ``n x n`` board (``n`` from 1 to 64), by
     classes, in ``tasks`` units run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
@@ -192,6 +195,16 @@ def dominate(
     read back instead of searched. ``owned``: the caller owns ``store`` (the workflow's own
     folder), so a store of another plan there is replaced, not refused. ``progress`` (a
     :class:`knight.runtime.progress.Progress`) is advanced once per finished unit.
+
+    ``records``: a folder of finished units of the same plan that is only read (committed
+    records, :class:`knight.queens.units.Store` with ``readonly``): a unit missing from
+    ``store`` whose record there verifies is copied into ``store`` unchanged instead of
+    searched; a record that does not verify is searched, after one warning. ``stop_at``
+    (``time.time()`` seconds; needs ``store``): no unit starts after it; units already
+    started finish and are written, then :class:`knight.queens.units.Stopped` is raised
+    if any unit is left (nothing is merged). ``report(done, units, cpu)`` is called after
+    the store is read and after each finished unit: the units done of the search's
+    ``units`` and the CPU seconds their results record.
     """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
@@ -204,19 +217,39 @@ def dominate(
             raise ValueError(f"unit {i} is not among the {plan.units} units of this search")
     # A whole search owns its store (it clears interrupted writes); a job running a few
     # units beside other jobs leaves their temporary files alone.
+    if stop_at is not None and store is None:
+        raise ValueError("a deadline (stop_at) needs a store, where the finished units are kept")
     keeper = units.Store(store, plan, repair=repair, clean=only is None, owned=owned) if store is not None else None
     finished = keeper.finished(wanted) if keeper is not None else {}
+    if records is not None:
+        source = units.Store(records, plan, readonly=True)
+        for i, part in source.finished(set(wanted) - set(finished)).items():
+            if keeper is not None:
+                keeper.put(i, source.record(i))
+            finished[i] = part
     todo = [i for i in wanted if i not in finished]
     if progress is not None:
         progress.total = len(wanted)
         progress.update(len(finished))
+    tally = {"done": len(finished), "cpu": sum(float(r.get("cpu", 0.0)) for r, _ in finished.values())}
+    if report is not None:
+        report(tally["done"], len(wanted), tally["cpu"])
 
     def save(j, part):
+        if part[0] is None:  # not started: the deadline had passed
+            return
         if keeper is not None:
             keeper.write(todo[j], part[0], part[1])
+        tally["done"] += 1
+        tally["cpu"] += float(part[0]["cpu"])
+        if report is not None:
+            report(tally["done"], len(wanted), tally["cpu"])
 
-    batches = [(n, k, *plan.batches[i]) for i in todo]
-    parts = run(units.solve_unit, batches, workers=workers, client=client, progress=progress, on_done=save)
+    batches = [(stop_at, n, k, *plan.batches[i]) for i in todo]
+    parts = run(units.solve_unit_until, batches, workers=workers, client=client, progress=progress, on_done=save)
+    left = sum(part[0] is None for part in parts)
+    if left:
+        raise units.Stopped(tally["done"], left, tally["cpu"])
     got = dict(finished)
     got.update(zip(todo, parts))
     return _merge_classes(n, k, [got[i] for i in wanted], workers, t0, keep, len(finished))

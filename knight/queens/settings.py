@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from knight.core.checks import Problems, given_once
 from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N
@@ -15,11 +16,13 @@ from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N
 
 @dataclass(frozen=True)
 class Frontier:
-    """A dominating-set search of ``k`` queens on ``n`` x ``n`` dealt into ``units`` jobs."""
+    """A dominating-set search of ``k`` queens on ``n`` x ``n`` dealt into ``units`` jobs;
+    ``records``: a folder of its committed finished units, read instead of searching."""
 
     n: int
     k: int
     units: int
+    records: str | None = None
 
     @property
     def name(self) -> str:
@@ -53,7 +56,10 @@ class QueensSettings:
             _check_search(found, f"frontier[{i}]", inst["n"], inst["k"])
             with found.under(f"frontier[{i}]"):
                 given_once(seen, ("frontier", inst["n"], inst["k"]), f"frontier[{i}]", repr(inst))
-            frontier.append(Frontier(inst["n"], inst["k"], inst.get("units", 1)))
+            records = inst.get("records")
+            if records is not None and Path(records).exists() and not Path(records).is_dir():
+                found.add(f"frontier[{i}].records", f"{records}: not a folder")
+            frontier.append(Frontier(inst["n"], inst["k"], inst.get("units", 1), records))
         for part in ("sets", "counts"):
             lists = section.get(part, {})
             for i, (n, k) in enumerate(lists.get("dominate", [])):

@@ -6,20 +6,38 @@ units: neighbouring nodes have similar subtrees, so each unit gets a like mix of
 and light ones, and many nodes per unit keep the units' costs close. The plan depends
 only on ``(n, k, units)`` and the code, never on the workers.
 
-A store is a folder holding ``plan.json`` (the instance and a fingerprint of the plan's
-nodes) and one ``unit-NNNNN.json`` per finished unit, each written atomically. A unit
-file carries its identity (problem, n, k, unit, units, plan fingerprint), its result
-(counts, wall and CPU seconds, class representatives) and the SHA-256 of all of that
-(:func:`unit_record`). Reading a unit back (:meth:`Store.finished`) verifies it: the
-checksum, the identity, and the result itself (every representative dominates the
-board, its orbit has the stated size, the counts add up). A unit that does not verify
-is damaged: it is searched again, with one warning naming the file (or, with
-``repair=False``, refused with :class:`UnitError`). A unit, or a ``plan.json``, of
-another instance or plan is refused (:class:`ForeignStoreError`): a store is never
-mixed. A store its caller owns (``owned``: the workflow's own, under ``results/``) is
-instead replaced: a ``plan.json`` of another plan (say, from before an upgrade) is named
-in one warning and its files removed, under a lock, so the units are searched again.
-Temporary files left by a killed writer are removed when a whole search opens the store.
+A store is a folder holding ``plan.json`` (the instance, the versions and a fingerprint
+of the plan's nodes) and one ``unit-NNNNN.json`` per finished unit, each written
+atomically: a killed run loses only the units it was searching. A unit file carries
+its identity (problem, n, k, unit, units, plan fingerprint, sets version), the nodes
+version it was searched with, its result (counts, wall and CPU seconds, class
+representatives with their orbit sizes: the sets are the orbits of the representatives)
+and the SHA-256 of all of that (:func:`unit_record`). Reading a unit back
+(:meth:`Store.finished`) verifies it: the checksum, the identity, and the result itself
+(every representative dominates the board, its orbit has the stated size, the counts
+add up). A unit that does not verify is damaged: it is searched again, with one warning
+naming the file (or, with ``repair=False``, refused with :class:`UnitError`). A unit, or
+a ``plan.json``, of another instance, plan or sets version is refused
+(:class:`ForeignStoreError`): a store is never mixed. A store its caller owns (``owned``:
+the workflow's own, under ``results/``) is instead replaced: a ``plan.json`` of another
+plan (say, from before an upgrade) is named in one warning and its files removed, under
+a lock, so the units are searched again. Temporary files left by a killed writer are
+removed when a whole search opens the store.
+
+Three versions say which stored units are still good (docs/queens.md, "The store"):
+
+- :data:`PLAN_VERSION`, hashed into the plan's fingerprint: a unit of another plan covers
+  other nodes and is refused;
+- :data:`SETS_VERSION`, in every unit's identity: what a unit of the same plan finds (its
+  class representatives and orbit sizes); a unit of another sets version is refused;
+- :data:`NODES_VERSION`, recorded for information only: the pruning, which decides the
+  nodes a unit visits (its ``nodes`` count and CPU seconds) but not the sets it finds. A
+  faster search bumps it and every stored unit stays good.
+
+Committed records (``data/a002564/n20/``) are such a store; the workflow's frontier jobs
+read a verified record instead of searching (:func:`knight.queens.search.dominate`,
+``records``), and a stopped run (``stop_at``) raises :class:`Stopped` after writing what
+finished.
 """
 
 from __future__ import annotations
@@ -44,10 +62,23 @@ from knight.queens.parallel import deal
 
 #: Frontier nodes wanted per unit before dealing them out.
 NODES_PER_UNIT = 32
-#: Bumped when the search, the plan or the unit files change, so old stores are refused.
+#: Version of the plan's cut (how the search is expanded and its nodes dealt into units),
+#: hashed into the fingerprint: bumped only when the same ``(n, k, units)`` could deal
+#: other nodes into a unit without the nodes themselves changing. Every unit of another
+#: plan is refused.
 PLAN_VERSION = 3
+#: Version of what a unit finds: bumped by any change that could change the class
+#: representatives or orbit sizes a unit of the same plan finds (the class key, a symmetry
+#: cut below the plan's depth, a bound that might cut a solution). A unit or store of
+#: another sets version is refused.
+SETS_VERSION = 1
+#: Version of the search's pruning: bumped by a change that alters the nodes a unit visits
+#: (its ``nodes`` count and CPU seconds) but never what it finds, such as a tighter exact
+#: bound or a cheaper node. Recorded in each unit for information; a unit searched under
+#: another nodes version is read back like any other.
+NODES_VERSION = 1
 #: Version of the unit file layout (:func:`unit_record`).
-UNIT_FORMAT = 2
+UNIT_FORMAT = 3
 
 _UNIT_RE = re.compile(r"^unit-(\d{5,})\.json$")
 #: Temporary files of the store's atomic writes (``knight.core.io.atomic_path``).
@@ -62,6 +93,16 @@ class UnitError(ValueError):
 
 class ForeignStoreError(ValueError):
     """The store holds a unit or plan of another search; the message names the file."""
+
+
+class Stopped(RuntimeError):
+    """A search stopped at its deadline (``stop_at``) with units left; every unit that
+    finished is in the store. ``done`` and ``left`` count the units of the search,
+    ``cpu`` the CPU seconds of the done ones (as their files record them)."""
+
+    def __init__(self, done: int, left: int, cpu: float):
+        super().__init__(f"stopped at the deadline: {done} unit(s) done, {left} left, {cpu:,.1f} CPU s spent")
+        self.done, self.left, self.cpu = done, left, cpu
 
 
 @dataclass
@@ -89,6 +130,7 @@ class Plan:
             "nodes": self.nodes,
             "fingerprint": self.fingerprint,
             "version": PLAN_VERSION,
+            "sets_version": SETS_VERSION,
         }
 
     def identity(self, unit: int) -> dict:
@@ -100,6 +142,7 @@ class Plan:
             "unit": unit,
             "units": self.units,
             "plan": self.fingerprint,
+            "sets_version": SETS_VERSION,
         }
 
 
@@ -141,6 +184,15 @@ def solve_unit(n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dic
     }
 
 
+def solve_unit_until(stop_at: float | None, n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dict | None:
+    """:func:`solve_unit`, or None without searching when the clock (``time.time()``, so
+    that workers on other machines agree) has passed ``stop_at``: a unit started before
+    the deadline is finished, none is started after it."""
+    if stop_at is not None and time.time() >= stop_at:
+        return None
+    return solve_unit(n, k, chosen, forbidden)
+
+
 # --- unit files --------------------------------------------------------------------------
 def _digest(body: dict) -> str:
     """SHA-256 of a unit's fields in one canonical JSON form (keys sorted, no spaces)."""
@@ -148,8 +200,15 @@ def _digest(body: dict) -> str:
 
 
 def unit_record(plan: Plan, unit: int, result: dict, seconds: float) -> dict:
-    """The JSON object of a unit file: identity, ``seconds``, ``result`` and their ``sha256``."""
-    body = {"format": UNIT_FORMAT, **plan.identity(unit), "seconds": float(seconds), "result": result}
+    """The JSON object of a unit file: ``format``, identity, ``nodes_version``, ``seconds``
+    (wall), ``result`` (:func:`solve_unit`; ``cpu`` in CPU seconds) and their ``sha256``."""
+    body = {
+        "format": UNIT_FORMAT,
+        **plan.identity(unit),
+        "nodes_version": NODES_VERSION,
+        "seconds": float(seconds),
+        "result": result,
+    }
     return {**body, "sha256": _digest(body)}
 
 
@@ -216,19 +275,29 @@ class Store:
     ``owned``: the caller owns the folder (the workflow's store under ``results/``), so a
     store of another plan found there is replaced with one warning instead of refused,
     and a unit of another plan is searched again; a store given on the command line is
-    never owned.
+    never owned. ``readonly``: a store read from and never written (committed records
+    read by a workflow job): no ``plan.json`` is written, no file removed; a unit that
+    does not verify is left out with one warning.
     """
 
     def __init__(
-        self, path: str | os.PathLike, plan: Plan, *, repair: bool = True, clean: bool = True, owned: bool = False
+        self,
+        path: str | os.PathLike,
+        plan: Plan,
+        *,
+        repair: bool = True,
+        clean: bool = True,
+        owned: bool = False,
+        readonly: bool = False,
     ):
         self.path = Path(path)
         self.plan = plan
         self.repair = repair
         self.owned = owned
+        self.readonly = readonly
         if self.path.exists() and not self.path.is_dir():
             raise ValueError(f"store {self.path}: exists and is not a folder")
-        if clean:
+        if clean and not readonly:
             for path in leftovers(self.path):
                 log.warning("%s: temporary file of an interrupted write; removed", path)
                 path.unlink(missing_ok=True)
@@ -252,6 +321,8 @@ class Store:
                 )
             if old is not None:
                 return
+        if self.readonly:
+            return
         try:
             with atomic_path(manifest) as tmp:
                 tmp.write_text(json.dumps(want, indent=1) + "\n")
@@ -310,11 +381,16 @@ class Store:
         return out
 
     def read(self, i: int) -> tuple[dict, float]:
-        """``(result, seconds)`` of unit ``i`` after verifying its file.
+        """``(result, seconds)`` of unit ``i`` after verifying its file (:meth:`record`)."""
+        body = self.record(i)
+        return body["result"], float(body["seconds"])
+
+    def record(self, i: int) -> dict:
+        """The JSON object of unit ``i``'s file (:func:`unit_record`) after verifying it.
 
         Raises :class:`UnitError` if the file is unreadable, its checksum or its content
         is wrong, or it holds another unit of this plan; :class:`ForeignStoreError` if it
-        belongs to another search."""
+        belongs to another search (instance, plan, sets version or file format)."""
         path = self.unit_path(i)
         try:
             data = json.loads(path.read_text())
@@ -328,8 +404,9 @@ class Store:
         want = self.plan.identity(i)
         got = {key: body.get(key) for key in want}
         if {**got, "unit": i} != want or body.get("format") != UNIT_FORMAT:
+            theirs = _describe({**got, "format": body.get("format")})
             raise ForeignStoreError(
-                f"{path}: a unit of another search ({_describe(got)}), not of this one "
+                f"{path}: a unit of another search ({theirs}), not of this one "
                 f"({_describe(self.plan.manifest())}); " + _ADVICE
             )
         if got["unit"] != i:
@@ -337,9 +414,12 @@ class Store:
         problem = result_problem(self.plan.n, self.plan.k, body.get("result"))
         if problem is None and not isinstance(body.get("seconds"), (int, float)):
             problem = f"seconds {body.get('seconds')!r} is not a number"
+        nodes_version = body.get("nodes_version")
+        if problem is None and (isinstance(nodes_version, bool) or not isinstance(nodes_version, int)):
+            problem = f"nodes_version {nodes_version!r} is not an integer"
         if problem is not None:
             raise UnitError(f"{path}: {problem}")
-        return body["result"], float(body["seconds"])
+        return data
 
     def finished(self, wanted=None) -> dict[int, tuple[dict, float]]:
         """``{unit: (result, seconds)}`` of the verified units on disk (of ``wanted`` units
@@ -356,6 +436,9 @@ class Store:
                 log.warning("%s; searched again", exc)
                 seal.remove(files[i])
             except UnitError as exc:
+                if self.readonly:
+                    log.warning("%s; searched instead", exc)
+                    continue
                 if not self.repair:
                     raise UnitError(f"{exc}; delete it and rerun to search the unit again") from None
                 log.warning("%s; searched again", exc)
@@ -363,8 +446,16 @@ class Store:
         return out
 
     def write(self, i: int, result: dict, seconds: float) -> None:
+        """Write unit ``i``'s file (:func:`unit_record`), atomically."""
+        self.put(i, unit_record(self.plan, i, result, seconds))
+
+    def put(self, i: int, record: dict) -> None:
+        """Write ``record`` (a unit file's JSON object, verified elsewhere, e.g. by another
+        store's :meth:`record`) as unit ``i``'s file, atomically and unchanged."""
+        if self.readonly:
+            raise ValueError(f"store {self.path}: read only")
         with atomic_path(self.unit_path(i)) as tmp:
-            tmp.write_text(json.dumps(unit_record(self.plan, i, result, seconds)) + "\n")
+            tmp.write_text(json.dumps(record) + "\n")
 
 
 _ADVICE = "use another folder or remove it"
@@ -378,6 +469,10 @@ def _describe(info: dict) -> str:
     text = f"{info.get('problem')} n={info.get('n')} k={info.get('k')}, {info.get('units')} units, plan {plan}"
     if "version" in info and info["version"] != PLAN_VERSION:
         text += f" of plan version {info['version']}"
+    if info.get("sets_version") != SETS_VERSION:
+        text += f", sets version {info.get('sets_version')}"
+    if "format" in info and info["format"] != UNIT_FORMAT:
+        text += f", unit file format {info['format']}"
     return text
 
 

@@ -1,4 +1,6 @@
-"""Snakemake script: one work unit of a frontier domination search, written to its store."""
+"""Snakemake script: one work unit of a frontier domination search, written to its store:
+copied from its committed record (the job's input, when there is one) if that verifies,
+else searched."""
 
 from pathlib import Path
 
@@ -12,9 +14,10 @@ unit = int(sm.wildcards.unit)
 store = Path(sm.output[0]).parent
 # The store under results/ is the workflow's: one of another plan (from before an upgrade)
 # is named in the log and replaced, where the command line would refuse it.
-result = dominate(n, k, tasks=units, store=store, only=[unit], owned=True)
+records = Path(sm.input[0]).parent if len(sm.input) else None
+result = dominate(n, k, tasks=units, store=store, only=[unit], owned=True, records=records)
 log.info(
-    "dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s",
+    "dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s%s",
     n,
     k,
     unit,
@@ -22,4 +25,5 @@ log.info(
     result.solutions,
     result.classes,
     result.cpu_seconds,
+    f", copied from its record in {records}" if result.resumed else "",
 )
