@@ -20,7 +20,7 @@ os.environ.update(PYTHONPATH=os.pathsep.join(_JOB_PATH))
 from knight.pipeline.config import check_config_file
 from knight.pipeline.locks import check_room
 from knight.runtime.faults import describe as describe_fault
-from knight.runtime.logs import one_line_interrupts, short_console_lines
+from knight.runtime.logs import one_line_interrupts, short_console_lines, sigterm_as_interrupt
 
 # A Ctrl-C as Snakemake itself exits (waiting for its threads) is one line, not Python's
 # "Exception ignored ... KeyboardInterrupt" traceback.
@@ -79,6 +79,7 @@ if workflow.is_main_process:
 onstart:
     check_slurm_jobs()
     remove_stale_parts()
+    sigterm_as_interrupt()
 
 
 onsuccess:

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 import pytest
+from naive_queens import image, symmetries  # the plain reference, no engine code
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "data" / "a002564" / "n20"
@@ -29,25 +30,6 @@ SETS_FILE = REPO / "data" / "a002564" / "a002564-20.csv"
 N, K, UNITS = 20, 11, 8192  # gamma(20) = 11 (OEIS A075458); the plan of docs/queens.md
 STATED = re.compile(r"a\(20\) = \*\*([\d,]+)\*\* sets in \*\*([\d,]+)\*\* classes")
 UNIT_NAME = re.compile(r"^unit-(\d{5})\.json$")
-
-
-def symmetries(n: int):
-    """The 8 symmetries of the n x n board, as maps of (row, column)."""
-    m = n - 1
-    return [
-        lambda r, c: (r, c),
-        lambda r, c: (c, m - r),
-        lambda r, c: (m - r, m - c),
-        lambda r, c: (m - c, r),
-        lambda r, c: (r, m - c),
-        lambda r, c: (m - r, c),
-        lambda r, c: (c, r),
-        lambda r, c: (m - c, m - r),
-    ]
-
-
-def image(n: int, g, squares) -> tuple[int, ...]:
-    return tuple(sorted(g(s // n, s % n)[0] * n + g(s // n, s % n)[1] for s in squares))
 
 
 def dominates(n: int, squares) -> bool:

@@ -66,6 +66,22 @@ def note_interrupts() -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+def sigterm_as_interrupt() -> None:
+    """Take SIGTERM as a Ctrl-C from now on: ``KeyboardInterrupt`` in the main thread.
+
+    For the workflow's ``onstart``, after Snakemake's scheduler has set its own SIGTERM
+    handler: that handler takes the scheduler's lock, and a signal handler runs on the
+    main thread, so a SIGTERM that lands while the main thread holds the lock waits for
+    itself for ever. The scheduler's Ctrl-C path cancels the running jobs and ends."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 def interrupted(value: BaseException | None) -> bool:
     """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one, or if
     this process got a Ctrl-C (:func:`note_interrupts`) before it.
