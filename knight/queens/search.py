@@ -165,6 +165,24 @@ def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
     )
 
 
+def _kept_units(plan, store, wanted, whole: bool):
+    """``(Store or None, {unit: (result, seconds)})``: the units of ``wanted`` that ``store``
+    (a folder or a :class:`knight.queens.units.Keeping`) holds or its records give."""
+    if store is None:
+        return None, {}
+    how = store if isinstance(store, units.Keeping) else units.Keeping(store)
+    # A whole search owns its store (it clears interrupted writes); a job running a few
+    # units beside other jobs leaves their temporary files alone.
+    keeper = units.Store(how.folder, plan, repair=how.repair, clean=whole, owned=how.owned)
+    finished = keeper.finished(wanted)
+    if how.records is not None:
+        source = units.Store(how.records, plan, readonly=True)
+        for i, part in source.finished(set(wanted) - set(finished)).items():
+            keeper.put(i, source.record(i))
+            finished[i] = part
+    return keeper, finished
+
+
 def dominate(
     n,
     k,
@@ -176,9 +194,6 @@ def dominate(
     progress=None,
     store=None,
     only=None,
-    repair=True,
-    owned=False,
-    records=None,
     stop_at=None,
     report=None,
 ) -> SearchResult:
@@ -189,22 +204,18 @@ def dominate(
     lists every set (the orbits of the representatives). ``store``: a folder where
     each finished unit is written and from which finished units are read back
     (resume), each verified first (:class:`knight.queens.units.Store`: a damaged unit
-    is searched again after one warning, or with ``repair`` False refused; a store of
-    another search is refused). ``only``: unit indices to run (e.g. one per cluster
-    job); the result then covers just those units. ``result.resumed`` counts the units
-    read back instead of searched. ``owned``: the caller owns ``store`` (the workflow's own
-    folder), so a store of another plan there is replaced, not refused. ``progress`` (a
+    is searched again after one warning; a store of another search is refused), or a
+    :class:`knight.queens.units.Keeping` that also says how (refuse damage, replace a
+    store of another plan, copy committed records). ``only``: unit indices to run (e.g.
+    one per cluster job); the result then covers just those units. ``result.resumed``
+    counts the units read back instead of searched. ``progress`` (a
     :class:`knight.runtime.progress.Progress`) is advanced once per finished unit.
 
-    ``records``: a folder of finished units of the same plan that is only read (committed
-    records, :class:`knight.queens.units.Store` with ``readonly``): a unit missing from
-    ``store`` whose record there verifies is copied into ``store`` unchanged instead of
-    searched; a record that does not verify is searched, after one warning. ``stop_at``
-    (``time.time()`` seconds; needs ``store``): no unit starts after it; units already
-    started finish and are written, then :class:`knight.queens.units.Stopped` is raised
-    if any unit is left (nothing is merged). ``report(done, units, cpu)`` is called after
-    the store is read and after each finished unit: the units done of the search's
-    ``units`` and the CPU seconds their results record.
+    ``stop_at`` (``time.time()`` seconds; needs ``store``): no unit starts after it; units
+    already started finish and are written, then :class:`knight.queens.units.Stopped` is
+    raised if any unit is left (nothing is merged). ``report``: called as
+    ``report(done, units, cpu)`` after the store is read and after each finished unit:
+    the units done of the search's ``units`` and the CPU seconds their results record.
     """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
@@ -215,18 +226,9 @@ def dominate(
     for i in wanted:
         if not 0 <= i < plan.units:
             raise ValueError(f"unit {i} is not among the {plan.units} units of this search")
-    # A whole search owns its store (it clears interrupted writes); a job running a few
-    # units beside other jobs leaves their temporary files alone.
     if stop_at is not None and store is None:
         raise ValueError("a deadline (stop_at) needs a store, where the finished units are kept")
-    keeper = units.Store(store, plan, repair=repair, clean=only is None, owned=owned) if store is not None else None
-    finished = keeper.finished(wanted) if keeper is not None else {}
-    if records is not None:
-        source = units.Store(records, plan, readonly=True)
-        for i, part in source.finished(set(wanted) - set(finished)).items():
-            if keeper is not None:
-                keeper.put(i, source.record(i))
-            finished[i] = part
+    keeper, finished = _kept_units(plan, store, wanted, whole=only is None)
     todo = [i for i in wanted if i not in finished]
     if progress is not None:
         progress.total = len(wanted)

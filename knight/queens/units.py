@@ -105,6 +105,25 @@ class Stopped(RuntimeError):
         self.done, self.left, self.cpu = done, left, cpu
 
 
+@dataclass(frozen=True)
+class Keeping:
+    """Where and how a class search keeps its units (:func:`knight.queens.dominate`'s
+    ``store``, which takes a plain folder for ``Keeping(folder)``).
+
+    ``folder``: where each finished unit is written and read back from (:class:`Store`).
+    ``repair``: a damaged unit is searched again after one warning (False: refused with
+    :class:`UnitError`, for a merge that must not search). ``owned``: the caller owns the
+    folder (the workflow's own under ``results/``), so a store of another plan there is
+    replaced, not refused. ``records``: a folder of finished units of the same plan that
+    is only read (committed records): a unit missing from ``folder`` whose record there
+    verifies is copied into ``folder`` unchanged instead of searched."""
+
+    folder: str | os.PathLike
+    repair: bool = True
+    owned: bool = False
+    records: str | os.PathLike | None = None
+
+
 @dataclass
 class Plan:
     """The units of one search: ``batches[i] = (chosen int32[m, D], forbidden uint64[m, W])``."""

@@ -22,6 +22,7 @@ import pytest
 from knight.cli import main
 from knight.pipeline.config import ConfigError, load
 from knight.queens import dominate, units
+from knight.queens.units import Keeping
 
 N, K, UNITS = 13, 7, 8
 SOLUTIONS, CLASSES = 288, 41
@@ -168,7 +169,7 @@ def test_the_unit_job_copies_a_verified_record(records, tmp_path, monkeypatch, c
     # What workflow/scripts/queens_unit.py does for a unit with a record: copy it, search nothing.
     store = tmp_path / "results"
     no_search(monkeypatch)
-    got = dominate(N, K, tasks=UNITS, store=store, only=[5], records=records)
+    got = dominate(N, K, tasks=UNITS, store=Keeping(store, records=records), only=[5])
     assert got.resumed == 1
     assert json.loads((store / "unit-00005.json").read_text()) == json.loads((records / "unit-00005.json").read_text())
 
@@ -180,7 +181,7 @@ def test_the_unit_job_searches_past_a_damaged_record_and_leaves_it(records, tmp_
     record.write_text(record.read_text()[:50])
     store = tmp_path / "results"
     with caplog.at_level(logging.WARNING, logger="knight.queens"):
-        got = dominate(N, K, tasks=UNITS, store=store, only=[5], records=folder)
+        got = dominate(N, K, tasks=UNITS, store=Keeping(store, records=folder), only=[5])
     assert got.resumed == 0 and (store / "unit-00005.json").exists()
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and str(record) in warnings[0]
@@ -189,7 +190,7 @@ def test_the_unit_job_searches_past_a_damaged_record_and_leaves_it(records, tmp_
 
 def test_the_unit_job_refuses_records_of_another_plan(records, tmp_path):
     with pytest.raises(units.ForeignStoreError, match="plan.json: the store of another search"):
-        dominate(N, K, tasks=16, store=tmp_path / "results", only=[5], records=records)
+        dominate(N, K, tasks=16, store=Keeping(tmp_path / "results", records=records), only=[5])
 
 
 def test_the_plan_gives_a_unit_job_its_record_as_input(records, tmp_path):
@@ -253,7 +254,7 @@ def test_a_run_killed_by_sigkill_resumes_from_its_finished_units(tmp_path):
     proc.wait()
     kept = len(list(store.glob("unit-*.json")))
     assert 3 <= kept < 48, kept
-    got = dominate(14, 8, tasks=48, store=store, repair=False)  # every kept unit verifies
+    got = dominate(14, 8, tasks=48, store=Keeping(store, repair=False))  # every kept unit verifies
     assert (got.resumed, got.solutions, got.classes) == (kept, 4632, 588)
 
 

@@ -5,6 +5,7 @@ else searched."""
 from pathlib import Path
 
 from knight.queens.search import dominate
+from knight.queens.units import Keeping
 from knight.runtime.logs import script_logging
 
 sm = snakemake
@@ -15,7 +16,7 @@ store = Path(sm.output[0]).parent
 # The store under results/ is the workflow's: one of another plan (from before an upgrade)
 # is named in the log and replaced, where the command line would refuse it.
 records = Path(sm.input[0]).parent if len(sm.input) else None
-result = dominate(n, k, tasks=units, store=store, only=[unit], owned=True, records=records)
+result = dominate(n, k, tasks=units, store=Keeping(store, owned=True, records=records), only=[unit])
 log.info(
     "dominate n=%d k=%d unit %d of %d: %d sets, %d classes, %.3f CPU s%s",
     n,
