@@ -35,9 +35,9 @@ Three versions say which stored units are still good (docs/queens.md, "The store
   faster search bumps it and every stored unit stays good.
 
 Committed records (``data/a002564/n20/``) are such a store; the workflow's frontier jobs
-read a verified record instead of searching (:func:`knight.queens.search.dominate`,
-``records``), and a stopped run (``stop_at``) raises :class:`Stopped` after writing what
-finished.
+read a verified record instead of searching (:class:`Keeping`'s ``records``), and a
+stopped run (:func:`knight.queens.search.dominate`'s ``stop_at``) raises :class:`Stopped`
+after writing what finished.
 """
 
 from __future__ import annotations

@@ -356,16 +356,19 @@ class DaskSettings:
         """Where a job with ``threads`` threads runs its tasks, for its log line."""
         return self.scheduler or self.scheduler_file or f"{self.local_workers(threads)} local worker(s)"
 
+    def _asked(self, threads: int) -> int:
+        """The workers the config asks for (``"auto"``: the job's ``threads``)."""
+        return threads if self.workers == "auto" else int(self.workers)
+
     def local_workers(self, threads: int) -> int:
         """Workers of a job's local cluster: ``workers`` (``"auto"``: ``threads``), but no
         more than the ``threads`` Snakemake gave the job, nor than :func:`usable_cpus`
         (``--cores`` above the machine's count gives a job more threads than CPUs)."""
-        asked = threads if self.workers == "auto" else int(self.workers)
-        return max(1, min(asked, threads, usable_cpus()))
+        return max(1, min(self._asked(threads), threads, usable_cpus()))
 
     def cap_note(self, threads: int) -> str | None:
         """The line a job logs when its local cluster has fewer workers than asked, or None."""
-        asked = threads if self.workers == "auto" else int(self.workers)
+        asked = self._asked(threads)
         started = self.local_workers(threads)
         if self.external or started >= asked:
             return None
