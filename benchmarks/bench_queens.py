@@ -27,10 +27,14 @@ time is disturbed less by other load.
                    drawn (they come in one fixed random order); --log FILE appends one
                    JSON line per unit
   --heavy          N-queens n=18 on 2 workers (issue target: under 3 minutes)
-  --before FILE    another version of knight/queens/orbits.py (e.g. from git history)
-                   against this one: the class search of --nodes randomly drawn nodes of
-                   the plan of dominate 19 10 (64 units), alternating, --repeats rounds;
-                   counts and classes checked equal, nodes visited printed
+  --before REF:knight/queens/orbits.py
+                   that module at a git ref (benchmarks/versions.py) against today's: the
+                   class search of --nodes randomly drawn nodes of the plan of dominate 19
+                   10 (64 units), alternating, --repeats rounds; counts and classes checked
+                   equal, nodes visited printed. With --units-of N:K: each of --sample
+                   units drawn as --units-of draws them, searched by the ref's module, then
+                   today's (thread CPU); each unit's counts, classes and nodes printed and
+                   checked equal; the ratio of the totals
 """
 
 from __future__ import annotations
@@ -343,6 +347,43 @@ def before(path: str, repeats: int, nodes: int, n: int = 19, k: int = 10) -> Non
     )
 
 
+def units_before(what: str, n: int, k: int, tasks: int, sample: int, skip: int = 0) -> None:
+    """Drawn units of dominate N K searched by another version of the class search, then
+    by today's, unit by unit; counts checked equal."""
+    from versions import load
+
+    from knight.queens.units import make_plan
+
+    old = load(what)
+    plan = make_plan(n, k, tasks)
+    drawn = np.random.default_rng(20).permutation(plan.units)[skip:][:sample]
+    print(f"dominate n={n} k={k}: {len(drawn)} of the {plan.units} units, {what} then today's", flush=True)
+    total = {"before": 0.0, "after": 0.0}
+    ratios = []
+    for i in drawn:
+        args = (n, k, *plan.batches[i])
+        # The ref's module first: a bias of calling two packages in one process falls on
+        # today's code (benchmarks/versions.py).
+        a, _, cpu_a = cpu_timed(lambda: old.solve(*args, sym=True, keep=True))
+        b, _, cpu_b = cpu_timed(lambda: orbits.solve(*args, sym=True, keep=True))
+        same = a[:2] == b[:2] and np.array_equal(a[3], b[3]) and np.array_equal(a[4], b[4])
+        if not same:
+            raise SystemExit(f"unit {i}: (solutions, classes) {a[:2]} before, {b[:2]} after, or their classes differ")
+        total["before"] += cpu_a
+        total["after"] += cpu_b
+        ratios.append(cpu_b / cpu_a)
+        print(
+            f"unit {i}: {b[0]} sets, {b[1]} classes; nodes {a[2]:,} before, {b[2]:,} after; "
+            f"CPU {cpu_a:.2f} s before, {cpu_b:.2f} s after ({cpu_b / cpu_a:.3f})",
+            flush=True,
+        )
+    print(
+        f"dominate n={n} k={k}, {len(drawn)} units, counts equal unit by unit: CPU after / before "
+        f"{total['after'] / total['before']:.3f} of the totals ({total['before']:.1f} s before, "
+        f"{total['after']:.1f} s after), units {min(ratios):.3f}-{max(ratios):.3f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
@@ -362,14 +403,17 @@ def main() -> None:
     ap.add_argument("--check", action="store_true", help="--units-of: check each unit independently")
     ap.add_argument("--skip", type=int, default=0, help="--units-of: leave out the first drawn units")
     ap.add_argument("--log", default=None, help="--units-of: append one JSON line per unit to this file")
-    ap.add_argument("--before", metavar="FILE", help="another orbits.py against this one")
+    ap.add_argument("--before", metavar="REF:knight/queens/orbits.py", help="the class search at a ref against today's")
     ap.add_argument("--nodes", type=int, default=8, help="plan nodes sampled for --before")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     t0 = time.perf_counter()
     warm_up()
     print(f"warm-up (compile or load numba cache): {time.perf_counter() - t0:.2f} s")
-    if args.before:
+    if args.before and args.units_of:
+        n, k = (int(x) for x in args.units_of.split(":"))
+        units_before(args.before, n, k, args.tasks, args.sample, args.skip)
+    elif args.before:
         before(args.before, args.repeats, args.nodes)
     elif args.pruning:
         pruning(args.repeats, *([int(x) for x in args.pruning_of.split(":")] if args.pruning_of else []))

@@ -6,7 +6,8 @@ The Python API (docs/api.md): :func:`tour` runs Warnsdorff's rule once and retur
 its own: ``knight.sweep.run`` (every start x every tie order of a board),
 ``knight.rules.run`` (a tie-break rule on a board), ``knight.queens.dominate`` /
 ``knight.queens.place``, ``knight.exact.backtrack`` / ``knight.exact.construct``; their
-aggregates are ``knight.sweep.tables`` and ``knight.rules.tables``.
+aggregates are ``knight.sweep.tables`` and ``knight.rules.tables``; :func:`scan` reads
+the workflow's stored results, verified.
 
 Boards are ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`Board`; squares
 people see are 1-based ``(row, col)``, row 1 at the top; inside, a square is the index
@@ -28,7 +29,8 @@ _EXPORTS = {
     "parse_board": "knight.core.board",
     "Tour": "knight.core.tour",
     "tour": "knight.warnsdorff",
+    "scan": "knight.core.dataset",
 }
 __getattr__, __dir__ = attach(__name__, _EXPORTS)
-__all__ = ["Board", "Tour", "parse_board", "tour", "sweep", "rules", "queens", "exact"]
+__all__ = ["Board", "Tour", "parse_board", "tour", "scan", "sweep", "rules", "queens", "exact"]
 __version__ = "0.1.0"

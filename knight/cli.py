@@ -46,6 +46,7 @@ def _chosen(argv: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from knight.core import seal
     from knight.runtime import faults
     from knight.runtime.logs import interrupted, note_interrupts, one_line_interrupts
 
@@ -55,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     note_interrupts()
     one_line_interrupts(f"knight {args.command}")
     try:
-        return int(args.func(args) or 0)
+        with seal.writer(f"knight {args.command}"):  # what made the files, in their seals
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"knight {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -65,6 +65,23 @@ def _count_bits(b):
 
 
 @njit(cache=True)
+def _largest(counts, r):
+    """``(sum, smallest)`` of the ``r`` largest values of a multiset given as ``counts[v]``
+    (how many times value ``v`` occurs), padded with zeros when it has fewer than ``r``:
+    read off the histogram from the top value down."""
+    total, taken, smallest = 0, 0, 0
+    v = counts.shape[0] - 1
+    while v > 0 and taken < r:
+        c = min(counts[v], r - taken)
+        if c > 0:
+            total += c * v
+            taken += c
+            smallest = v
+        v -= 1
+    return total, (smallest if taken == r else 0)
+
+
+@njit(cache=True)
 def _search(n, k, cover, chosen, depth, uncovered, allowed, out, m):
     """List in ``out`` (from row ``m``) every completion of the node; return the new row count."""
     W = cover.shape[1]
@@ -103,26 +120,21 @@ def _search(n, k, cover, chosen, depth, uncovered, allowed, out, m):
             idx[j] += 1
             for i in range(j + 1, r):
                 idx[i] = idx[i - 1] + 1
-    # Gains of every allowed queen; the bound.
+    # Gains of every allowed queen, counted by value; the bound.
     gains = np.zeros(n * n, np.int64)
-    top = np.zeros(r, np.int64)
+    counts = np.zeros(nu + 1, np.int64)  # a gain is at most what is uncovered
     for q in range(n * n):
         if (allowed[q // 64] >> np.uint64(q % 64)) & np.uint64(1):
             g = 0
             for w in range(W):
                 g += _popcount(cover[q, w] & uncovered[w])
             gains[q] = g
-            if g > top[r - 1]:
-                i = r - 1
-                while i > 0 and top[i - 1] < g:
-                    top[i] = top[i - 1]
-                    i -= 1
-                top[i] = g
-    total = top.sum()
+            counts[g] += 1
+    total, smallest = _largest(counts, r)
     if total < nu:
         return m
     # A queen whose gain plus the r - 1 largest cannot cover the rest starts no child.
-    need = nu - (total - top[r - 1])
+    need = nu - (total - smallest)
     # The uncovered square with the fewest allowed queens covering it.
     best, u = 1 << 30, -1
     for s in range(n * n):

@@ -311,6 +311,7 @@ def test_exact_tours_are_checked_tours():
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCTEST_MODULES = [
     "knight.warnsdorff",
+    "knight.core.dataset",
     "knight.core.symmetry",
     "knight.core.tour",
     "knight.sweep.driver",
@@ -328,6 +329,9 @@ DOCTEST_MODULES = [
     "knight.claims.scan",
     "knight.claims.findings",
     "knight.claims.table",
+    "knight.queens.search",
+    "knight.queens.speedup",
+    "knight.report.figures",
 ]
 
 

@@ -21,6 +21,9 @@ from knight.queens import orbits, units, verify
 # Published counts (OEIS A075458, A002564, A002563), copied here, not from the code under test.
 GAMMA = {8: 5, 9: 5, 10: 5, 11: 5, 12: 6, 13: 7, 14: 8, 15: 9, 16: 9}
 SETS = {8: 4860, 9: 114, 10: 8, 11: 2, 12: 8, 13: 288, 14: 4632, 15: 205832, 16: 2968}
+#: Units of dominate 20 11 (8192 units) checked against the independent search in the slow
+#: tier (benchmarks/bench_queens.py --units-of 20:11 --check checks as many as asked).
+DRAWN_20 = 1
 CLASSES = {8: 638, 9: 21, 10: 1, 11: 1, 12: 1, 13: 41, 14: 588, 15: 25872}
 
 
@@ -132,11 +135,34 @@ def test_independent_search_matches_the_plain_reference(n, k):
     assert len(ind.representatives(n, got)) == naive.class_count(n, got)
 
 
+def test_independent_bound_takes_the_largest_values():
+    # The r largest of a multiset by its histogram, against sorting; zeros pad a short one.
+    rng = np.random.default_rng(46)
+    for _ in range(200):
+        values = rng.integers(0, 30, size=rng.integers(0, 12))
+        r = int(rng.integers(1, 6))
+        top = sorted(values.tolist(), reverse=True)[:r] + [0] * r
+        assert ind._largest(np.bincount(values, minlength=31), r) == (sum(top[:r]), top[r - 1])
+
+
 @pytest.mark.parametrize("n", [5, 8, 9, 12, 13, 19, 20])
 def test_second_squares_match_their_definition(n):
     table = orbits.second_squares(n)
     want = ind.second_squares(n)
     assert {a: int(u) for a, u in enumerate(table) if u >= 0} == want
+
+
+def check_unit(n, k, chosen, forbidden, cover, second):
+    """One unit's representatives and orbit sizes, the engine's against the independent
+    search's: the latter's ``(set, orbit size)`` pairs."""
+    result = units.solve_unit(n, k, chosen, forbidden)
+    found = []
+    for j in range(len(chosen)):
+        found += ind.completions(n, k, chosen[j], forbidden[j], cover)
+    reps = ind.representatives(n, found, second)
+    engine = sorted((tuple(r), o) for r, o in zip(result["representatives"], result["orbits"]))
+    assert engine == reps
+    return reps
 
 
 def check_every_unit(n, k, tasks):
@@ -145,13 +171,7 @@ def check_every_unit(n, k, tasks):
     cover, second = ind.cover_table(n), ind.second_squares(n)
     total_sets = total_classes = 0
     for chosen, forbidden in plan.batches:
-        result = units.solve_unit(n, k, chosen, forbidden)
-        found = []
-        for j in range(len(chosen)):
-            found += ind.completions(n, k, chosen[j], forbidden[j], cover)
-        reps = ind.representatives(n, found, second)
-        engine = sorted((tuple(r), o) for r, o in zip(result["representatives"], result["orbits"]))
-        assert engine == reps
+        reps = check_unit(n, k, chosen, forbidden, cover, second)
         total_sets += sum(o for _, o in reps)
         total_classes += len(reps)
     return total_sets, total_classes
@@ -174,6 +194,16 @@ def test_every_unit_agrees_with_the_independent_search_14():
 def test_every_unit_agrees_with_the_independent_search_16():
     sets, classes = check_every_unit(16, 9, 64)
     assert sets == SETS[16] and classes == 371
+
+
+@pytest.mark.slow
+def test_drawn_units_of_20_agree_with_the_independent_search():
+    # The first units of the fixed random draw that benchmarks/bench_queens.py --units-of
+    # 20:11 --tasks 8192 --check makes (seed 20); that command checks as many as asked.
+    plan = units.make_plan(20, 11, 8192)
+    cover, second = ind.cover_table(20), ind.second_squares(20)
+    for i in np.random.default_rng(20).permutation(plan.units)[:DRAWN_20]:
+        check_unit(20, 11, *plan.batches[i], cover, second)
 
 
 def test_frontier_config_describes_dominate_20():

@@ -119,6 +119,53 @@ def test_the_run_ends_readably(tiny):
     assert lines[-1].startswith("Elapsed time: ")
 
 
+def _hints(tiny):
+    """The hints the run's last lines print, as printed: ``{"Report": ..., "Python": ...}``."""
+    lines = (tiny / "console.txt").read_text().splitlines()
+    return {k: v.strip() for k, _, v in (line.partition(": ") for line in lines[-8:]) if k in ("Report", "Python")}
+
+
+def test_the_printed_python_hint_runs(tiny):
+    """The Python line the run ends with, run as printed from the project's folder."""
+    hint = _hints(tiny)["Python"]
+    code = hint.removesuffix(" reads the runs, verified.")
+    assert code != hint and code.startswith("knight."), hint
+    probe = f"import knight; frame = {code}; print(frame.select(__import__('polars').len()).collect().item())"
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tiny, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert int(res.stdout) == (25 + 21 + 36) * 5  # the runs of test_results_are_whole
+
+
+def test_the_printed_report_hint_runs(tiny, repo):
+    """The report line: its snakemake command (from the project's folder, so with the
+    Snakefile and the run's config file given) makes the file it then says to open."""
+    hint = _hints(tiny)["Report"]
+    command, _, then = hint.partition(", then open ")
+    words = command.split()
+    assert words[:2] == ["snakemake", "--report"], hint
+    report = tiny / then.removesuffix(" in a browser.")
+    report.unlink()
+    res = run_snakemake(tiny, *words[1:], configfile=os.path.join(repo, "config", "tiny.yaml"), timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert report.stat().st_size > 100_000, report
+
+
+def test_the_rules_notebook_draws_the_studies_it_names_from_results(tiny, tmp_path):
+    """Notebook 03 over the tiny study's rules tables, which hold a third study (every
+    residual order of 5x5) beside every-start (fixed, random on 5x5, 6x6) and corner
+    (5..12): each figure draws its own study only (tests/test_notebooks.py: without results)."""
+    import shutil
+
+    from notebook_run import run_notebook
+    from test_notebooks import check_rules_notebook
+
+    shutil.copytree(tiny / "results/rules/tables", tmp_path / "results/rules/tables")
+    (tmp_path / "Snakefile").write_text("")  # the notebook looks for its project's folder
+    nb = run_notebook("03-rules-results", tmp_path)
+    assert "the workflow's tables" in nb["stdout"]
+    check_rules_notebook(nb, ["fixed", "random"], [5.0, 6.0], [float(n) for n in range(5, 13)])
+
+
 def test_report_holds_every_stage(tiny):
     html = (tiny / "results/report.html").read_text(errors="replace")
     for name in ("rates.png", "speedup.png", "completion.png", "table58", "closed_starts"):

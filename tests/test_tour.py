@@ -1,6 +1,7 @@
 """``knight tour``: the thesis's printout, JSON and drawings."""
 
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -148,3 +149,46 @@ def test_drawing_marks_start_end_and_unvisited(tmp_path):
     assert labels == ["start (1, 1)", "end (8, 3)", "unvisited (4)"]
     fig = tour_figure(run(Board(8, 8), 0, "12386574"))
     assert "closed tour" in fig.axes[0].get_title()
+
+
+# --- Tour.save: a picture the user asks for (issue 47) ------------------------------------
+
+
+def test_save_refuses_a_missing_folder_in_one_line(tmp_path):
+    import knight
+
+    missing = tmp_path / "no" / "such" / "t.png"
+    with pytest.raises(
+        ValueError, match=f"^path '{re.escape(str(missing))}': no folder {re.escape(str(missing.parent))}"
+    ):
+        knight.tour(5).save(missing)
+    assert not (tmp_path / "no").exists()  # nothing made
+
+
+def test_save_refuses_an_unknown_format_in_one_line(tmp_path):
+    import knight
+
+    with pytest.raises(ValueError) as info:
+        knight.tour(5).save(tmp_path / "t.bmpx")
+    assert str(info.value).endswith("unknown picture format '.bmpx'; the file name must end in .png, .svg or .pdf")
+    assert "\n" not in str(info.value) and list(tmp_path.iterdir()) == []
+
+
+def test_save_leaves_the_picture_only(tmp_path):
+    import knight
+
+    t = knight.tour(5)
+    t.save(tmp_path / "t.png")
+    t.save(tmp_path / "t.svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.png", "t.svg"]  # no hidden seal
+    (tmp_path / ".t.png.seal").write_text("{}")  # a seal of an earlier file of that name
+    t.save(tmp_path / "t.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.png", "t.svg"]
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_tour_command_leaves_the_picture_only(tmp_path):
+    from knight.cli import main
+
+    assert main(["tour", "5", "--png", str(tmp_path / "t.png")]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["t.png"]

@@ -116,7 +116,8 @@ def first_failures(
     reached on the first failing board, 0: none) and ``boards`` (boards completed before
     it), plus ``steps`` (knight steps walked) and ``seconds``. Each board is one task of
     :func:`knight.runtime.tasks.run_tasks` (on ``client`` if given): a board's orders are
-    those still completing on the boards before it.
+    those still completing on the boards before it. ``progress`` (a
+    :class:`knight.runtime.progress.Progress`) is advanced once per board.
     """
     if rule not in ORDER_RULES:
         raise ValueError(f"rule: {rule!r}: first failures are scanned for {', '.join(ORDER_RULES)}")
@@ -260,7 +261,7 @@ def failures_every_board(
 
 
 def longest_lasting(table, k: int) -> np.ndarray:
-    """The ``k`` ranks of a first-failure scan's table (:data:`SCHEMA`, any frame polars
+    """The ``k`` ranks of a first-failure scan's table (``knight.claims.scan.SCHEMA``, any frame polars
     reads) that complete the most boards before they first fail (those that never fail
     first), ties by rank; sorted.
 

@@ -85,16 +85,19 @@ def describe_range(sides) -> str:
 class Claim:
     """One claim and how the pipeline tests it.
 
+    ``key``: the claim's name (lower-case letters, digits, ``-`` and ``_``: it names its
+    files); ``source``: who published it, where; ``claim``: the sentence, as published;
     ``tested_by``: a rules study's name (its runs are the evidence), a first-failure
     scan's (:mod:`knight.claims.scan`) or ``"queens"`` (the queens stage's counts);
-    ``finding``: one of :data:`FINDINGS`; ``rule``: the study's rule the claim is about
+    ``finding``: one of ``knight.claims.FINDINGS``; ``rule``: the study's rule the claim is about
     (needed when the study runs several); ``boards``: the board
     sides m (m x m, from (1, 1)) the claim speaks of, less ``exclude``; ``rate``: a
     claimed completion rate ``(comparison, fraction)``; ``most``: the share of boards on
     which a rate claim must hold ("almost all"); ``last_failure``: the largest m on which
     the source says the order fails; ``first_failure``: the side m of the m x m board on
     which the source says the rule first fails (some order must first fail there);
-    ``sequence``: an OEIS sequence of the queens stage.
+    ``share``: for ``failure_share``, the share of boards (above 0, at most 1) some order
+    must fail on fewer than; ``sequence``: an OEIS sequence of the queens stage.
 
     >>> Claim("sc", "Squirrel & Cull (1996)", "Tours on every board.", "sc", "tours_from_corner",
     ...       boards=(5, 6)).tested_sides

@@ -1,7 +1,7 @@
 """``knight queens``: dominating sets of k queens and non-attacking placements of n queens.
 
-knight queens dominate N K [--workers P] [--tasks T] [--store DIR [--unit I ...]]
-                           [--json] [--output FILE.parquet]
+knight queens dominate N K [--workers P] [--tasks T] [--store DIR [--unit I ...] [--stop-after S]]
+                           [--json] [--output FILE.parquet] [--sets FILE.csv]
 knight queens place N [--workers P] [--tasks T] [--json] [--output FILE.parquet]
 knight queens verify FILE.csv [--k K] [--classes]
 """
@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 
 HELP = "queens: dominating sets and non-attacking placements"
+#: Exit status of a search stopped by ``--stop-after`` with units left (none merged).
+EXIT_STOPPED = 3
+#: Seconds between two lines of a store's progress on standard error.
+STATUS_SECONDS = 60.0
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -74,6 +80,15 @@ def register(subparsers) -> None:
         help="with --store: run only unit I of the T units (repeatable; e.g. one per cluster job)",
     )
     dom.add_argument(
+        "--stop-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --store: start no unit after SECONDS of wall time; the units running then "
+        f"finish and are written, and the command exits with status {EXIT_STOPPED} if units are left "
+        "(nothing merged; rerun to continue)",
+    )
+    dom.add_argument(
         "--sets",
         default=None,
         metavar="FILE.csv",
@@ -122,20 +137,48 @@ def _check(args: argparse.Namespace):
             raise ValueError("--sets needs the whole search, not --unit")
         if args.sets is not None:
             output_path("--sets", args.sets, suffix=".csv")
+        if args.stop_after is not None and args.store is None:
+            raise ValueError("--stop-after needs --store DIR (where the finished units are kept)")
+        if args.stop_after is not None and not args.stop_after > 0:
+            raise ValueError(f"--stop-after must be a positive number of seconds, got {args.stop_after}")
     else:
         check_n(args.n, limit=MAX_PLACE_N)
     output = None if args.output is None else output_path("--output", args.output, suffix=".parquet")
     return workers, store, output
 
 
+class _Status:
+    """Lines on standard error saying how far a search with a store is: the units done and
+    left and the CPU seconds their files record, when the store is read, then at most
+    every :data:`STATUS_SECONDS` as units finish, and for the last unit."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.last = None
+
+    def __call__(self, done: int, units: int, cpu: float) -> None:
+        now = time.monotonic()
+        if self.last is not None and now - self.last < STATUS_SECONDS and done < units:
+            return
+        self.last = now
+        from tqdm import tqdm
+
+        line = f"{self.label}: {done:,} of {units:,} unit(s) done, {units - done:,} left; {cpu:,.1f} CPU s spent"
+        tqdm.write(line, file=sys.stderr)
+
+
 def _run(args: argparse.Namespace) -> int:
     from knight.queens import dominate, place
+    from knight.queens.units import Stopped
 
     # Validate before starting a cluster: a bad n or k fails in well under a second.
+    t_start = time.time()
     workers, store, output = _check(args)
     dominating = args.queens_command == "dominate"
     sets_path = getattr(args, "sets", None)
     keep = output is not None or sets_path is not None
+    stop_after = getattr(args, "stop_after", None)
+    stop_at = None if stop_after is None else t_start + stop_after
 
     def search(client=None):
         from knight.runtime.progress import Progress
@@ -152,19 +195,29 @@ def _run(args: argparse.Namespace) -> int:
                     progress=bar,
                     store=store,
                     only=args.unit,
+                    stop_at=stop_at,
+                    report=None if store is None else _Status(f"queens dominate {args.n} {args.k}"),
                 )
             return place(args.n, workers=workers, tasks=args.tasks, keep=keep, client=client, progress=bar)
 
     from knight.queens.search import warm_up
 
     warm_up(args.queens_command, keep=keep or store is not None)
-    if workers > 1 or args.scheduler:
-        from knight.runtime.cluster import dask_client  # Dask only when a cluster is used
+    try:
+        if workers > 1 or args.scheduler:
+            from knight.runtime.cluster import dask_client  # Dask only when a cluster is used
 
-        with dask_client(workers, args.scheduler) as client:
-            result = search(client)
-    else:
-        result = search()
+            with dask_client(workers, args.scheduler) as client:
+                result = search(client)
+        else:
+            result = search()
+    except Stopped as stop:
+        print(
+            f"knight queens: stopped after --stop-after {stop_after:g} s: {stop.done:,} unit(s) done, "
+            f"{stop.left:,} left, {stop.cpu:,.1f} CPU s spent, in {store}; rerun the same command to continue",
+            file=sys.stderr,
+        )
+        return EXIT_STOPPED
     partial = dominating and args.unit is not None
     if output is not None and not partial:
         from knight.queens.tables import solutions_frame, write_solutions
@@ -193,8 +246,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     """``knight queens verify``: 0 and a summary when the file verifies, else 1 and one line."""
-    import sys
-
     from knight.queens.verify import SetsError, cells, verify_file
 
     if args.k is not None and args.k < 1:

@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sweep",
         help=HELP,
         description="Run every start x every tie order (or the ones given) of BOARD with the "
-        "same code the workflow uses; print runs, complete, closed and seconds.",
+        "same code the workflow uses; print runs, complete, closed, the knight moves the "
+        "engine made (steps) and seconds.",
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--out", metavar="DIR", help="write the runs dataset under DIR (board=RxC/part-NNNN.parquet)")
@@ -76,8 +77,10 @@ def main(args: argparse.Namespace) -> int:
     print(f"runs      {summary.runs}")
     print(f"complete  {summary.complete}")
     print(f"closed    {summary.closed}")
-    print(f"steps     {summary.steps}")
+    walked = "runs sharing a first stretch walk it once" if spec.engine == "tree" else "every run walked in full"
+    print(f"steps     {summary.steps} (knight moves the engine made; {walked})")
     print(f"seconds   {summary.seconds:.3f}")
     if args.out:
         print(f"written   {len(summary.files)} file(s) under {args.out}")
+        print(f"Python    knight.scan({str(args.out)!r}) reads them, verified")
     return 0

@@ -89,7 +89,7 @@ def main(args: argparse.Namespace) -> int:
         fig = tour_figure(result, title=_title(board, start, args.rule, result))
         for path in (args.svg, args.png):
             if path:
-                save(fig, path, dpi=args.dpi)
+                save(fig, path, dpi=args.dpi, sealed=False)  # a picture the user asked for
     return 0
 
 

@@ -4,3 +4,8 @@
 checks (:mod:`.checks`), Parquet datasets, atomic writes and seals (:mod:`.dataset`,
 :mod:`.io`, :mod:`.seal`), and column expressions (:mod:`.frames`).
 """
+
+from knight._lazy import attach
+
+# Submodules on first use (``knight.core.dataset``), as for the package itself.
+__getattr__, __dir__ = attach(__name__, {})

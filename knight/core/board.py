@@ -109,7 +109,7 @@ def degree_table(rows: int, cols: int) -> np.ndarray:
 
 
 def parse_board(text: str | int) -> Board:
-    """Parse ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns) into a :class:`Board`."""
+    """Parse ``text``, ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns), into a :class:`Board`."""
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         return Board(int(text), int(text))
     m = _BOARD_RE.match(str(text))
@@ -158,10 +158,13 @@ def parse_square(board: Board, square) -> int:
             raise ValueError(f"square {square!r} is not R,C (1-based row and column, e.g. 1,1)")
         row, col = int(m.group(1)), int(m.group(2))
     else:
+        from knight.core.checks import integer  # checks builds on this module
+
         try:
-            row, col = (int(v) for v in square)
+            row, col = square
+            row, col = integer("row", row), integer("column", col)
         except (TypeError, ValueError):
-            raise ValueError(f"square {square!r} is not a 1-based [row, col] pair") from None
+            raise ValueError(f"square {square!r} is not a 1-based [row, col] pair of integers") from None
     if not (1 <= row <= board.rows and 1 <= col <= board.cols):
         raise ValueError(
             f"square ({row}, {col}) is off the {board.name} board (rows 1..{board.rows}, columns 1..{board.cols})"

@@ -97,6 +97,24 @@ class Problems:
             raise SettingError.of(self.found)
 
 
+def given_once(seen: dict, item, key: str, shown: str) -> None:
+    """Note ``item`` (what a list's entry means: a :class:`Board`, a rule's name, a
+    search) as given at ``key``; a :class:`SettingError` naming the entry that gave it
+    first when one did. An entry given twice would repeat its rows, so a list of boards,
+    rules or searches holds each once; ``5`` and ``"5x5"`` are one board because both
+    parse to the same :class:`Board`.
+
+    >>> seen = {}
+    >>> given_once(seen, Board(5, 5), "[0]", "5")
+    >>> given_once(seen, Board(5, 5), "[1]", "'5x5'")
+    Traceback (most recent call last):
+    knight.core.checks.SettingError: '5x5': given twice (as [0] too): give each once
+    """
+    first = seen.setdefault(item, key)
+    if first != key:
+        raise SettingError("", f"{shown}: given twice (as {first} too): give each once")
+
+
 def named(name: str, message: str) -> str:
     """``message`` led by the argument's ``name`` (unchanged when it already is)."""
     return message if message.startswith(f"{name} ") else f"{name}: {message}"
@@ -125,11 +143,24 @@ def square_arg(board: Board, value, *, name: str = "start") -> int:
         raise ValueError(named(name, str(exc))) from None
 
 
-def int_arg(name: str, value, low: int, high: int | None = None) -> int:
-    """``value`` as an int in ``low..high`` (no upper bound when ``high`` is None)."""
+def integer(name: str, value) -> int:
+    """``value`` as an int: a Python or numpy integer, never a bool, a float (``2.0``
+    neither: a whole float is refused like any other, so a value means one thing) nor a
+    string. The one check of an integer the user gives (API arguments, squares, config
+    values past the schema, worker counts).
+
+    >>> integer("n", 2), integer("n", 2.0)
+    Traceback (most recent call last):
+    ValueError: n must be an integer, got 2.0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
+    return int(value)
+
+
+def int_arg(name: str, value, low: int, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high`` (no upper bound when ``high`` is None)."""
+    value = integer(name, value)
     if value < low or (high is not None and value > high):
         span = f"at least {low}" if high is None else f"in {low}..{high}"
         raise ValueError(f"{name} must be {span}, got {value}")
@@ -175,9 +206,12 @@ def boards_setting(value, *, max_squares: int | None = None) -> list[Board]:
             if found:
                 break
     else:
+        seen: dict = {}
         for i, item in enumerate(value):
             with found.under(f"[{i}]"):
-                boards.append(board_setting(item, max_squares=max_squares))
+                board = board_setting(item, max_squares=max_squares)
+                given_once(seen, board, f"[{i}]", f"{item!r} (board {board.name})")
+                boards.append(board)
     found.raise_any()
     return boards
 

@@ -281,12 +281,39 @@ def check_same_layout(root: str | os.PathLike, folders: Iterable[str | os.PathLi
 
 
 def scan(root: str | os.PathLike, *, deep: bool = True, hive: bool = True):
-    """Lazy polars frame over every dataset folder under ``root``, after verifying each
-    against its manifest. Raises :class:`DatasetError` naming an unfinished folder or an
-    untrustworthy file. ``deep`` (the default) checks every part's SHA-256 (reads every
-    byte once: about 0.3 s per 100 MB); ``deep=False`` checks sizes only."""
+    """Lazy polars frame over the results under ``root``, verified first: the project's
+    one reader of stored results, also ``knight.scan``.
+
+    ``root`` is a folder holding dataset folders (``results/runs``,
+    ``results/rules/runs``: every folder under it is checked against its manifest, and
+    Hive folder names such as ``board=8x8`` become columns when ``hive``), or one sealed
+    table file (``results/tables/completion.parquet``: checked against its seal).
+    ``deep`` (the default) checks every byte's SHA-256 (about 0.3 s per 100 MB);
+    ``deep=False`` checks sizes only. Raises :class:`~knight.core.dataset.DatasetError` in one line naming
+    the missing path, an unfinished folder or an untrustworthy file.
+
+    >>> import tempfile, knight
+    >>> out = tempfile.mkdtemp()
+    >>> _ = knight.sweep.run(5, orders=["12345678", "87654321"], out=out)
+    >>> runs = knight.scan(out)
+    >>> runs.collect().shape, runs.collect_schema().names()[-1]
+    ((50, 10), 'board')
+    >>> knight.scan(out + "/nowhere")
+    Traceback (most recent call last):
+    knight.core.dataset.DatasetError: .../nowhere: no such file or folder
+    """
     import polars as pl
 
+    path = Path(root)
+    if not path.exists():
+        raise DatasetError(f"{root}: no such file or folder")
+    if path.is_file():
+        try:
+            seal.check(path, recover="rerun the workflow to remake it")
+        except seal.SealError as exc:
+            raise DatasetError(str(exc)) from None
+        check_part(path)
+        return pl.scan_parquet(path)
     folders = dataset_folders(root)
     if not folders:
         raise DatasetError(f"{root}: no dataset here (no part files, no {MANIFEST})")

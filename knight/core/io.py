@@ -15,9 +15,10 @@ from knight.core import seal
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike):
+def atomic_path(path: str | os.PathLike, *, sealed: bool = True):
     """Yield a temporary path in the target's folder; on success, seal it and rename it
-    onto ``path``.
+    onto ``path`` (``sealed=False``: a file a user asked for outside the workflow, renamed
+    without a seal, and a seal left beside an older file of that name is removed).
 
     The seal (``.NAME.seal`` beside the file: size and SHA-256 of the bytes written, see
     :mod:`knight.core.seal`) is computed from the finished temporary file, flushed to disk,
@@ -39,9 +40,14 @@ def atomic_path(path: str | os.PathLike):
             os.fsync(fd)  # the bytes are on disk before the name says the file is done
         finally:
             os.close(fd)
-        seal.write_seal(path, tmp)
+        if sealed:
+            seal.write_seal(path, tmp)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                seal.seal_path(path).unlink()  # it would describe the file being replaced
         os.replace(tmp, path)
-        seal.remember(path)
+        if sealed:
+            seal.remember(path)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -17,10 +17,13 @@ into place::
   (``None`` for an input without a seal, e.g. a Snakemake benchmark file): what the file
   was made from, so a start-up check can tell which results were made from a file that
   has since been damaged or remade (:mod:`knight.pipeline.integrity`).
-- ``made_by`` (workflow jobs only) names the job's Snakemake rule, its results version
-  and the digest of its parameters (:func:`params_digest`): what made the bytes, so a
+- ``made_by`` says what made the bytes. A workflow job records its Snakemake rule, its
+  results version and the digest of its parameters (:func:`params_digest`), so a
   well-formed file that another plan made (other orders, another results version) is
-  told apart from the one the current plan would make.
+  told apart from the one the current plan would make. Any other writer records
+  ``{"by": WRITER}``: the ``knight`` command that ran (:func:`writer`), else the
+  Python API. The workflow trusts only files its own jobs made (a seal without a rule
+  is foreign to it: :mod:`knight.pipeline.integrity`).
 
 :func:`check` compares a file with its seal (size first, then SHA-256), and raises
 :class:`SealError` naming the file and how to recover.
@@ -45,6 +48,8 @@ _sources: dict[str, str | None] = {}
 #: The running workflow job's rule, results version and parameters' digest, recorded in
 #: the seal of every file it writes; set by :func:`set_maker`.
 _maker: dict[str, str] = {}
+#: What seals say made a file when no workflow job runs (see :func:`writer`).
+_writer: dict[str, str] = {"by": "the knight Python API"}
 #: Files this process has checked against their seals: path -> (size, mtime_ns, ctime_ns, inode).
 _checked: dict[str, tuple[int, int, int, int]] = {}
 
@@ -115,6 +120,20 @@ def set_maker(rule: str, params) -> None:
     _maker.update(rule=str(rule), version=str(dict(params).get("version", "")), params=params_digest(params))
 
 
+@contextlib.contextmanager
+def writer(name: str):
+    """Seals written inside the block, outside a workflow job, record ``made_by:
+    {"by": name}`` (e.g. ``"knight sweep"``); outside it, ``{"by": "the knight Python API"}``."""
+    before = dict(_writer)
+    _writer.clear()
+    _writer["by"] = str(name)
+    try:
+        yield
+    finally:
+        _writer.clear()
+        _writer.update(before)
+
+
 def write_seal(path: str | os.PathLike, written: str | os.PathLike) -> dict:
     """Seal ``path`` with the bytes of ``written``, the finished temporary file its writer
     is about to rename onto ``path`` (only a writer calls this). The seal itself is written
@@ -124,8 +143,7 @@ def write_seal(path: str | os.PathLike, written: str | os.PathLike) -> dict:
     seal = {"format": FORMAT, "name": seal_name(path), "bytes": size, "sha256": sha}
     if _sources:
         seal["from"] = dict(sorted(_sources.items()))
-    if _maker:
-        seal["made_by"] = dict(_maker)
+    seal["made_by"] = dict(_maker) if _maker else dict(_writer)
     target = seal_path(path)
     tmp = target.parent / f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
     try:

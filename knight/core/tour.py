@@ -21,7 +21,8 @@ SOLVERS = ("warnsdorff", "backtrack", "construct")
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Tour:
-    """A walk of the knight: ``path`` holds the visited squares in order (start first).
+    """A walk of the knight: ``path`` holds the visited squares in order (start first), as
+    square indices ``row * cols + col`` (0-based) of ``board``; ``start`` is the first.
 
     ``order`` is the tie order used (None for the rules random and squirrel-cull and for
     constructed tours), ``ties`` the residual tie points of a Warnsdorff run (None for
@@ -146,7 +147,8 @@ class Tour:
 
     # --- drawing -----------------------------------------------------------------------
     def figure(self, title: str | None = None):
-        """A matplotlib ``Figure`` of the walk (:func:`knight.report.figures.tour_figure`)."""
+        """A matplotlib ``Figure`` of the walk (:func:`knight.report.figures.tour_figure`),
+        headed ``title`` (none by default)."""
         return _figures().tour_figure(self, title=title)
 
     def svg(self) -> str:
@@ -158,8 +160,13 @@ class Tour:
         return _figures().render(self.figure(title=self.title()), "png", dpi=dpi)
 
     def save(self, path, *, dpi: int = 150) -> None:
-        """Draw the walk to ``path`` (``.svg``, ``.png`` or ``.pdf``, by suffix), atomically."""
-        _figures().save(self.figure(title=self.title()), path, dpi=dpi)
+        """Draw the walk to ``path`` (``.svg``, ``.png`` or ``.pdf``, by suffix), atomically,
+        at ``dpi`` dots per inch (PNG). The folder must exist; a missing folder or another
+        suffix is refused in one line (``ValueError``) before drawing. No seal is written
+        beside the picture (seals are the workflow's, :mod:`knight.core.seal`)."""
+        figures = _figures()
+        figures.check_picture_path(path)
+        figures.save(self.figure(title=self.title()), path, dpi=dpi, sealed=False)
 
     def _repr_svg_(self) -> str:
         return self.svg()

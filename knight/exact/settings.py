@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from knight.core.board import Board
-from knight.core.checks import Problems, board_setting, order_setting
+from knight.core.checks import Problems, board_setting, given_once, order_setting
 from knight.exact.construct import ConstructError, choose_method
 
 
@@ -33,22 +33,25 @@ class ExactSettings:
     def from_config(cls, section: Mapping) -> ExactSettings:
         found = Problems()
         backtrack = section.get("backtrack", {})
-        runs = {}
+        runs, seen = {}, {}
         for i, item in enumerate(backtrack.get("boards", [])):
             with found.under(f"backtrack.boards[{i}].board"):
                 board = board_setting(item["board"])
                 closed = bool(item.get("closed", False))
-                runs[f"{board.name}-{'closed' if closed else 'open'}"] = (board, closed)
+                run = f"{board.name}-{'closed' if closed else 'open'}"
+                given_once(seen, run, f"backtrack.boards[{i}]", f"{item['board']!r} ({run})")
+                runs[run] = (board, closed)
         if "order" in backtrack:
             with found.under("backtrack.order"):
                 order_setting(backtrack["order"])
         construct = section.get("construct", {})
         built = {}
         for name in ("boards", "tours"):
-            built[name] = []
+            built[name], seen = [], {}
             for i, value in enumerate(construct.get(name, [])):
                 with found.under(f"construct.{name}[{i}]"):
                     board = board_setting(value)
+                    given_once(seen, board, f"construct.{name}[{i}]", f"{value!r} (board {board.name})")
                     try:
                         choose_method(board)
                     except ConstructError as exc:

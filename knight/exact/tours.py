@@ -40,7 +40,7 @@ def backtrack(
     limit: int = 10_000_000,
 ) -> Tour | None:
     """A knight's tour of ``board`` from ``start`` found by backtracking, or None when
-    there is none (closed: its end one knight move from the start).
+    there is none; with ``closed`` the tour must close (its end one knight move from the start).
 
     ``ordering``: "warnsdorff" tries moves by least onward degree, ties by ``order``;
     "warnsdorff-far" breaks degree ties towards the square farthest from the start;

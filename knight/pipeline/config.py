@@ -30,6 +30,34 @@ class ConfigError(ValueError):
     """The configuration is invalid; the message names every bad key and value."""
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (two ``sweep:``
+    blocks, two ``boards:`` in one block): PyYAML and Snakemake keep the last one
+    silently, so the file would mean something other than it reads."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue  # keys merged in (<<) may be overridden: that is not a repeat
+                key = self.construct_object(key_node, deep=True)
+                again = key_node.start_mark.line + 1
+                try:
+                    line = first.get(key)
+                    first.setdefault(key, again)
+                except TypeError:
+                    continue  # an unhashable key: construct_mapping below names it
+                if line is not None:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping",
+                        node.start_mark,
+                        f"key {key!r} given twice (at line {line} and line {again}): give it once",
+                        key_node.start_mark,
+                    )
+        return super().construct_mapping(node, deep=deep)
+
+
 def _path(parts) -> str:
     out = ""
     for p in parts:
@@ -48,7 +76,13 @@ def _with_defaults(cls):
                     instance[name] = copy.deepcopy(sub["default"])
         yield from check_properties(validator, props, instance, schema)
 
-    return validators.extend(cls, {"properties": properties})
+    # "integer" is an int, never a whole float: JSON Schema counts 2.0 as an integer, but
+    # every integer of the config (and of the API) is refused as a float, so 2.0 means
+    # the same everywhere (knight.core.checks.integer).
+    strict = cls.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    return validators.extend(cls, {"properties": properties}, type_checker=strict)
 
 
 _Validator = _with_defaults(Draft202012Validator)
@@ -177,7 +211,7 @@ def read_config_file(path: str | Path) -> dict:
             hint = "; a target? write targets before --configfile, which takes every word after it as a file"
         raise ConfigError(f"config file {path}: cannot be read ({exc.strerror or exc}){hint}") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader: no Python objects
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

@@ -11,6 +11,9 @@ Under ``results/`` it finds, with one line each:
   and parameters) differs from what the current plan's job for that path would have
   (``made_by_plan``), e.g. a part copied from a run with other orders, or written by
   code of another results version;
+- a file at a path some rule makes whose seal names no workflow job: ``made_by`` absent
+  or ``{"by": WRITER}``, e.g. ``knight sweep --out results/runs`` or the Python API
+  writing into the workflow's folders (the workflow trusts only what its jobs made);
 - a seal whose file is gone (deleted by hand, or by Snakemake after its job failed);
 - every result made from one of the above, or from an input that has been remade
   since (its seal's ``from`` lists what its job read, with their checksums).
@@ -120,7 +123,7 @@ def check_results(
             continue
         found.checked += 1
         found.bytes += record["bytes"]
-        other = made_by_plan(record["made_by"], path) if made_by_plan and record.get("made_by") else None
+        other = _foreign(record.get("made_by"), path, is_output, made_by_plan) if made_by_plan else None
         if other is not None:
             found.foreign[path] = other
         else:
@@ -133,9 +136,45 @@ def check_results(
             found.missing[path] = "missing, though its writer sealed it (deleted, or its job failed)"
     _follow(found, good, root)
     if remove:
-        for path in [*found.damaged, *found.foreign, *found.missing, *found.derived]:
-            seal.remove(path)
+        reasons = {**found.derived, **found.missing, **found.foreign, **found.damaged}
+        remove_files(reasons)
     return found
+
+
+class CannotRemoveError(RuntimeError):
+    """A file the workflow must remake cannot be removed (an immutable file, a folder or
+    disk mounted read-only): one line naming the file, why it goes and what to do."""
+
+
+def remove_files(reasons: dict[str, str]) -> None:
+    """Remove each file of ``reasons`` (path -> why it must be remade) with its seal, as
+    many as can be; :class:`CannotRemoveError` naming the first that cannot (and how many
+    more) afterwards. Snakemake would otherwise trust the file, or stop with a traceback."""
+    failed = []
+    for path, why in reasons.items():
+        try:
+            seal.remove(path)
+        except OSError as exc:
+            failed.append((path, why, exc))
+    if failed:
+        path, why, exc = failed[0]
+        more = f" (and {len(failed) - 1} more file(s))" if len(failed) > 1 else ""
+        raise CannotRemoveError(
+            f"{path}{more}: must be remade ({why}) but cannot be removed ({exc.strerror or exc}): "
+            "make it writable (chattr -i, chmod u+w on its folder, or a read-write mount) "
+            "or remove it yourself, then run the same command again"
+        )
+
+
+def _foreign(made_by, path: str, is_output: Callable[[str], bool], made_by_plan: MadeByPlan) -> str | None:
+    """Why a sealed file is not what the current plan makes there, or None."""
+    if isinstance(made_by, dict) and "rule" in made_by:
+        return made_by_plan(made_by, path)
+    if not is_output(path):
+        return None  # no workflow job makes this path: nothing of the plan reads it
+    if isinstance(made_by, dict) and made_by.get("by"):
+        return f"made by {made_by['by']}, not by a job of this workflow"
+    return "its seal names no maker (written outside this workflow, or by an older version)"
 
 
 def _follow(found: Findings, good: dict[str, dict], root: str) -> None:

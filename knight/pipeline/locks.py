@@ -11,6 +11,7 @@ recorded run lives, its lock stands and Snakemake refuses the second run as it s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -33,8 +34,39 @@ def claim(workdir: str | os.PathLike = ".", pid: int | None = None) -> None:
     folder = Path(workdir, ".snakemake")
     folder.mkdir(exist_ok=True)
     tmp = folder / f".{OWNER}.{pid}.tmp"
-    tmp.write_text(json.dumps({"pid": pid, "started": _started(pid)}) + "\n")
-    os.replace(tmp, folder / OWNER)
+    try:
+        tmp.write_text(json.dumps({"pid": pid, "started": _started(pid)}) + "\n")
+        os.replace(tmp, folder / OWNER)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)  # a full disk leaves an empty file otherwise
+        if isinstance(exc, OSError):
+            exc.add_note(f"writing {folder / OWNER}")  # named by knight.runtime.faults.describe
+        raise
+
+
+#: Bytes :func:`check_room` writes: Snakemake's log, lock and metadata of a run start with
+#: a few kilobytes.
+ROOM = 65_536
+
+
+def check_room(workdir: str | os.PathLike = ".") -> None:
+    """Write (and remove) :data:`ROOM` bytes in ``workdir``'s ``.snakemake`` folder: an
+    ``OSError`` naming the file when the disk is full (or the folder cannot be written)
+    before a run starts, instead of a traceback from the first of Snakemake's files."""
+    folder = Path(workdir, ".snakemake")
+    probe = folder / f".knight-room.{os.getpid()}.tmp"
+    try:
+        folder.mkdir(exist_ok=True)
+        with open(probe, "wb") as f:
+            f.write(bytes(ROOM))
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        exc.add_note(f"writing {os.path.abspath(probe)}")
+        raise
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink(missing_ok=True)
 
 
 def clear_if_dead(workdir: str | os.PathLike = ".") -> str | None:

@@ -165,6 +165,15 @@ class Plan:
         units = self.frontier[name].units
         return [PATTERNS["frontier_unit"].format(search=name, unit=f"{u:05d}") for u in range(units)]
 
+    def frontier_record(self, name: str, unit: str) -> list[str]:
+        """The committed record of one frontier unit (``records`` of its search) when there
+        is one: the job's input, which it copies instead of searching; else none."""
+        folder = self.frontier[name].records
+        if folder is None:
+            return []
+        path = Path(folder) / f"unit-{unit}.json"
+        return [str(path)] if path.is_file() else []
+
     def queens_minutes(self) -> int:
         """Generous run time of the timing job: about 15 s per instance-run, times repeats
         and worker counts."""
@@ -321,7 +330,7 @@ class Plan:
         report = f"Report: snakemake --report {root}/report.html, then open {root}/report.html in a browser."
         if not made:
             return [report]
-        python = f"Python: knight.core.dataset.scan('{root}/runs') reads the runs, verified."
+        python = f"Python: knight.scan('{root}/runs') reads the runs, verified."
         return ["Results: " + ", ".join(made) + ".", report, python]
 
     def why_not_planned(self, target: str) -> str | None:

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import numbers
+from knight.core.checks import integer as _int
 
 #: Largest board side the N-queens kernel handles (bitmasks of one uint64 word).
 MAX_PLACE_N = 32
 #: Largest board side the domination search accepts (squares fit int32, sets stay small).
 MAX_DOMINATE_N = 64
-
-
-def _int(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    return int(value)
 
 
 def check_n(n, *, limit: int) -> int:

@@ -223,8 +223,13 @@ def _gain(d, q, line_uncovered, uncovered, lines):
 def _child_fails(d, q, g, k, cover, lv):
     """CHILD_OVERLAP: True when the ``r - 1`` queens after ``q`` (gain ``g``) cannot cover
     what ``q`` leaves: the node's kept best queens lose their overlap with ``q``, the
-    others gain at most the smallest kept gain."""
+    others gain at most the smallest kept gain.
+
+    The kept gains are decreasing and a queen's gain only falls, so the test stops as soon
+    as its answer is known: when the ``r - 1`` best reach what is left to cover, or when
+    not even the next kept queen's uncorrected gain could lift them to it."""
     uncovered = lv.uncovered
+    allowed = lv.allowed
     top_queens = lv.top_queens
     top_gains = lv.top_gains
     best = lv.largest
@@ -232,22 +237,39 @@ def _child_fails(d, q, g, k, cover, lv):
     rr = k - d - 1
     T = top_queens.shape[1]
     qu = np.uint64(q)
+    target = lv.n_uncovered[d] - g
     for i in range(rr):
         best[i] = top_gains[d, T - 1]
-    for i in range(T):
+    tot = rr * top_gains[d, T - 1]
+    fails = tot < target
+    i = 0
+    while fails and i < T:
         x = top_queens[d, i]
-        if x < 0 or x == q or not _has(lv.allowed[d], x):
+        gx = top_gains[d, i]
+        i += 1
+        if x < 0:
+            break
+        most = tot  # each of the rr best becomes at most the larger of itself and gx
+        for j in range(rr):
+            if gx > best[j]:
+                most += gx - best[j]
+        if most < target:
+            break
+        # A bit test rather than _has: a row view made in this loop counts references.
+        if x == q or (allowed[d, x >> 6] >> np.uint64(x & 63)) & _ONE == _ZERO:
             continue
         xu = np.uint64(x)
-        lost = 0
         for w in range(W):
-            lost += popcount(cover[xu, w] & cover[qu, w] & uncovered[d, w])
-        gx = top_gains[d, i] - np.int64(lost)
-        keep_largest(best, rr, gx)
-    tot = 0
-    for i in range(rr):
-        tot += best[i]
-    return tot < lv.n_uncovered[d] - g
+            gx -= np.int64(popcount(cover[xu, w] & cover[qu, w] & uncovered[d, w]))
+        if gx > best[rr - 1]:
+            tot += gx - best[rr - 1]
+            j = rr - 1
+            while j > 0 and best[j - 1] < gx:
+                best[j] = best[j - 1]
+                j -= 1
+            best[j] = gx
+            fails = tot < target
+    return fails
 
 
 @njit(nogil=True, cache=True)

@@ -165,6 +165,24 @@ def _merge(problem, n, k, parts, workers, t0, keep) -> SearchResult:
     )
 
 
+def _kept_units(plan, store, wanted, whole: bool):
+    """``(Store or None, {unit: (result, seconds)})``: the units of ``wanted`` that ``store``
+    (a folder or a :class:`knight.queens.units.Keeping`) holds or its records give."""
+    if store is None:
+        return None, {}
+    how = store if isinstance(store, units.Keeping) else units.Keeping(store)
+    # A whole search owns its store (it clears interrupted writes); a job running a few
+    # units beside other jobs leaves their temporary files alone.
+    keeper = units.Store(how.folder, plan, repair=how.repair, clean=whole, owned=how.owned)
+    finished = keeper.finished(wanted)
+    if how.records is not None:
+        source = units.Store(how.records, plan, readonly=True)
+        for i, part in source.finished(set(wanted) - set(finished)).items():
+            keeper.put(i, source.record(i))
+            finished[i] = part
+    return keeper, finished
+
+
 def dominate(
     n,
     k,
@@ -176,19 +194,28 @@ def dominate(
     progress=None,
     store=None,
     only=None,
-    repair=True,
+    stop_at=None,
+    report=None,
 ) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board, by classes, in ``tasks`` units.
+    """Every set of ``k`` queens dominating the ``n x n`` board (``n`` from 1 to 64), by
+    classes, in ``tasks`` units run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
 
     Counts every class once (its representative) with its orbit size; ``keep`` also
     lists every set (the orbits of the representatives). ``store``: a folder where
     each finished unit is written and from which finished units are read back
     (resume), each verified first (:class:`knight.queens.units.Store`: a damaged unit
-    is searched again after one warning, or with ``repair=False`` refused; a store of
-    another search is refused). ``only``: unit indices to run (e.g. one per cluster
-    job); the result then covers just those units. ``result.resumed`` counts the units
-    read back instead of searched. ``progress`` (a
+    is searched again after one warning; a store of another search is refused), or a
+    :class:`knight.queens.units.Keeping` that also says how (refuse damage, replace a
+    store of another plan, copy committed records). ``only``: unit indices to run (e.g.
+    one per cluster job); the result then covers just those units. ``result.resumed``
+    counts the units read back instead of searched. ``progress`` (a
     :class:`knight.runtime.progress.Progress`) is advanced once per finished unit.
+
+    ``stop_at`` (``time.time()`` seconds; needs ``store``): no unit starts after it; units
+    already started finish and are written, then :class:`knight.queens.units.Stopped` is
+    raised if any unit is left (nothing is merged). ``report``: called as
+    ``report(done, units, cpu)`` after the store is read and after each finished unit:
+    the units done of the search's ``units`` and the CPU seconds their results record.
     """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
@@ -199,21 +226,32 @@ def dominate(
     for i in wanted:
         if not 0 <= i < plan.units:
             raise ValueError(f"unit {i} is not among the {plan.units} units of this search")
-    # A whole search owns its store (it clears interrupted writes); a job running a few
-    # units beside other jobs leaves their temporary files alone.
-    keeper = units.Store(store, plan, repair=repair, clean=only is None) if store is not None else None
-    finished = keeper.finished(wanted) if keeper is not None else {}
+    if stop_at is not None and store is None:
+        raise ValueError("a deadline (stop_at) needs a store, where the finished units are kept")
+    keeper, finished = _kept_units(plan, store, wanted, whole=only is None)
     todo = [i for i in wanted if i not in finished]
     if progress is not None:
         progress.total = len(wanted)
         progress.update(len(finished))
+    tally = {"done": len(finished), "cpu": sum(float(r.get("cpu", 0.0)) for r, _ in finished.values())}
+    if report is not None:
+        report(tally["done"], len(wanted), tally["cpu"])
 
     def save(j, part):
+        if part[0] is None:  # not started: the deadline had passed
+            return
         if keeper is not None:
             keeper.write(todo[j], part[0], part[1])
+        tally["done"] += 1
+        tally["cpu"] += float(part[0]["cpu"])
+        if report is not None:
+            report(tally["done"], len(wanted), tally["cpu"])
 
-    batches = [(n, k, *plan.batches[i]) for i in todo]
-    parts = run(units.solve_unit, batches, workers=workers, client=client, progress=progress, on_done=save)
+    batches = [(stop_at, n, k, *plan.batches[i]) for i in todo]
+    parts = run(units.solve_unit_until, batches, workers=workers, client=client, progress=progress, on_done=save)
+    left = sum(part[0] is None for part in parts)
+    if left:
+        raise units.Stopped(tally["done"], left, tally["cpu"])
     got = dict(finished)
     got.update(zip(todo, parts))
     return _merge_classes(n, k, [got[i] for i in wanted], workers, t0, keep, len(finished))
@@ -237,7 +275,8 @@ def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=Non
 
 
 def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
-    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks.
+    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks
+    run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
 
     Without ``keep`` only the left half of row 0 is searched and mirrored, and classes
     follow from Burnside's lemma (:mod:`knight.queens.nqueens`). ``progress`` is
@@ -305,3 +344,56 @@ def place_serial(n, keep=False) -> SearchResult:
     t0 = time.perf_counter()
     part = nqueens.solve_all(n, keep)
     return _merge("place", n, n, [(part, time.perf_counter() - t0)], 1, t0, keep)
+
+
+#: The largest n whose domination number :func:`domination_number` searches by default:
+#: every smaller k is refuted in seconds up to here, and each further n costs far more.
+GAMMA_SEARCH_UP_TO = 13
+
+
+def domination_number(n, *, search="auto", workers=1) -> int:
+    """gamma(n): the fewest queens that dominate (attack or occupy every square of) the
+    ``n x n`` board (OEIS A075458); ``n`` from 1 to 64. A search runs on ``workers`` Dask
+    threads (1: this thread).
+
+    ``search``: ``"auto"`` (the default) searches for n <= 13 (``GAMMA_SEARCH_UP_TO``) and
+    returns the published value above it; ``True`` always searches, however long it
+    takes; ``False`` returns the published value only. The search runs :func:`dominate`
+    for k = ceil((n - 1) / 2) (a proven lower bound), k + 1, ... and returns the first k
+    with a dominating set; a searched value that differs from the published one raises
+    ``RuntimeError``. An n with no published value and not searched is refused in one
+    line (``ValueError``) that says how to search it.
+
+    >>> import knight
+    >>> knight.queens.domination_number(8)        # searched: no 4 queens do, 5 do
+    5
+    >>> [knight.queens.domination_number(n) for n in range(1, 13)]
+    [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6]
+    >>> knight.queens.domination_number(25)       # published, not searched
+    13
+    >>> knight.queens.domination_number(30)
+    Traceback (most recent call last):
+    ValueError: gamma(30) is not published here (n <= 25); domination_number(30, search=True) searches k = 15, ...
+    """
+    from knight.core import published
+
+    n = check_n(n, limit=MAX_DOMINATE_N)
+    if search not in ("auto", True, False):
+        raise ValueError(f"search must be 'auto', True or False, got {search!r}")
+    known = published.gamma(n)
+    lower = max(1, -(-(n - 1) // 2))
+    if search is False or (search == "auto" and n > GAMMA_SEARCH_UP_TO):
+        if known is None:
+            last = max([*published.GAMMA, *published.GAMMA_BEYOND])
+            raise ValueError(
+                f"gamma({n}) is not published here (n <= {last}); domination_number({n}, search=True) "
+                f"searches k = {lower}, {lower + 1}, ... (may take very long)"
+            )
+        return known
+    workers = check_workers(workers)
+    for k in range(lower, n + 1):
+        if dominate(n, k, workers=workers).solutions:
+            if known is not None and k != known:
+                raise RuntimeError(f"gamma({n}): the search finds {k}, the published value is {known}")
+            return k
+    raise RuntimeError(f"gamma({n}): no k <= {n} dominates the board")  # n queens on the diagonal always do

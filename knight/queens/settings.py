@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
-from knight.core.checks import Problems
+from knight.core.checks import Problems, given_once
 from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N
 
 
 @dataclass(frozen=True)
 class Frontier:
-    """A dominating-set search of ``k`` queens on ``n`` x ``n`` dealt into ``units`` jobs."""
+    """A dominating-set search of ``k`` queens on ``n`` x ``n`` dealt into ``units`` jobs;
+    ``records``: a folder of its committed finished units, read instead of searching."""
 
     n: int
     k: int
     units: int
+    records: str | None = None
 
     @property
     def name(self) -> str:
@@ -42,18 +45,36 @@ class QueensSettings:
     @classmethod
     def from_config(cls, section: Mapping) -> QueensSettings:
         found = Problems()
+        seen: dict = {}  # each search once per list: a repeat would repeat its rows
         for i, inst in enumerate(section.get("instances", [])):
-            _check_search(found, f"instances[{i}]", inst["n"], inst.get("k") if inst["problem"] == "dominate" else None)
+            k = inst.get("k") if inst["problem"] == "dominate" else None
+            _check_search(found, f"instances[{i}]", inst["n"], k)
+            with found.under(f"instances[{i}]"):
+                given_once(seen, ("instances", inst["problem"], inst["n"], k), f"instances[{i}]", repr(inst))
         frontier = []
         for i, inst in enumerate(section.get("frontier", [])):
             _check_search(found, f"frontier[{i}]", inst["n"], inst["k"])
-            frontier.append(Frontier(inst["n"], inst["k"], inst.get("units", 1)))
+            with found.under(f"frontier[{i}]"):
+                given_once(seen, ("frontier", inst["n"], inst["k"]), f"frontier[{i}]", repr(inst))
+            records = inst.get("records")
+            if records is not None and Path(records).exists() and not Path(records).is_dir():
+                found.add(f"frontier[{i}].records", f"{records}: not a folder")
+            frontier.append(Frontier(inst["n"], inst["k"], inst.get("units", 1), records))
         for part in ("sets", "counts"):
             lists = section.get(part, {})
             for i, (n, k) in enumerate(lists.get("dominate", [])):
                 _check_search(found, f"{part}.dominate[{i}]", n, k)
+                with found.under(f"{part}.dominate[{i}]"):
+                    given_once(seen, (part, n, k), f"{part}.dominate[{i}]", repr([n, k]))
             for i, n in enumerate(lists.get("place", [])):
                 _check_search(found, f"{part}.place[{i}]", n, None)
+                with found.under(f"{part}.place[{i}]"):
+                    given_once(seen, (part, n), f"{part}.place[{i}]", repr(n))
+        workers = section.get("workers", "auto")
+        if isinstance(workers, list):
+            for i, p in enumerate(workers):
+                with found.under(f"workers[{i}]"):
+                    given_once(seen, ("workers", p), f"workers[{i}]", repr(p))
         found.raise_any()
         return cls(section, tuple(frontier))
 

@@ -141,7 +141,7 @@ def time_searches(instances, workers, repeats: int, tasks: int, threads: int, lo
         for inst in instances:
             add(inst, "serial", 1, rep, inst.run_serial())
         for p in run_counts:
-            with dask_client(p) as client:
+            with dask_client(p, cap=False) as client:  # the timing is of p workers, as its row says
                 for inst in instances:
                     add(inst, "dask", p, rep, inst.run(tasks=tasks, client=client))
     for inst in instances:
@@ -250,3 +250,41 @@ def speedup_table(timings: pl.DataFrame) -> pl.DataFrame:
         )
         .sort(["instance", "workers"])
     )
+
+
+class _Quiet:
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+def measure_speedup(searches, workers=(1, 2), *, repeats: int = 3, tasks: int = 32, log=None) -> pl.DataFrame:
+    """Speed-up and efficiency of the parallel search, timed in this process as the
+    workflow's queens stage times them: ``time_searches`` (every worker count once per round,
+    rounds repeated ``repeats`` times, so drifting load hits every count alike), then
+    ``speedup_table`` (medians, S(p), E(p), the ``spread`` of the repeats and the
+    ``unstable`` flag).
+
+    ``searches``: instances such as ``{"problem": "dominate", "n": 8, "k": 5}`` or
+    ``{"problem": "place", "n": 12}``; ``workers``: Dask worker thread counts (1 is added
+    when missing: S(p) needs T(1)); counts above this machine's cores are kept as rows
+    with null times and a note. ``tasks``: tasks per search, the same for every count.
+    ``log``: a text stream for one line per timed run (default: none). Times in seconds.
+
+    >>> import knight
+    >>> table = knight.queens.measure_speedup([{"problem": "place", "n": 6}], workers=[1, 2], repeats=2, tasks=4)
+    >>> table.select("instance", "workers", "runs", "solutions").rows()
+    [('place n=6', 1, 2, 4), ('place n=6', 2, 2, 4)]
+    >>> {"speedup", "efficiency", "spread", "unstable"} <= set(table.columns)
+    True
+    """
+    import os
+
+    timings = time_searches(
+        list(searches),
+        list(workers),
+        repeats,
+        tasks,
+        threads=os.cpu_count() or 1,
+        log=_Quiet() if log is None else log,
+    )
+    return speedup_table(timings)

@@ -6,22 +6,44 @@ units: neighbouring nodes have similar subtrees, so each unit gets a like mix of
 and light ones, and many nodes per unit keep the units' costs close. The plan depends
 only on ``(n, k, units)`` and the code, never on the workers.
 
-A store is a folder holding ``plan.json`` (the instance and a fingerprint of the plan's
-nodes) and one ``unit-NNNNN.json`` per finished unit, each written atomically. A unit
-file carries its identity (problem, n, k, unit, units, plan fingerprint), its result
-(counts, wall and CPU seconds, class representatives) and the SHA-256 of all of that
-(:func:`unit_record`). Reading a unit back (:meth:`Store.finished`) verifies it: the
-checksum, the identity, and the result itself (every representative dominates the
-board, its orbit has the stated size, the counts add up). A unit that does not verify
-is damaged: it is searched again, with one warning naming the file (or, with
-``repair=False``, refused with :class:`UnitError`). A unit, or a ``plan.json``, of
-another instance or plan is refused (:class:`ForeignStoreError`): a store is never
-mixed. Temporary files left by a killed writer are removed when a whole search opens
-the store.
+A store is a folder holding ``plan.json`` (the instance, the versions and a fingerprint
+of the plan's nodes) and one ``unit-NNNNN.json`` per finished unit, each written
+atomically: a killed run loses only the units it was searching. A unit file carries
+its identity (problem, n, k, unit, units, plan fingerprint, sets version), the nodes
+version it was searched with, its result (counts, wall and CPU seconds, class
+representatives with their orbit sizes: the sets are the orbits of the representatives)
+and the SHA-256 of all of that (:func:`unit_record`). Reading a unit back
+(:meth:`Store.finished`) verifies it: the checksum, the identity, and the result itself
+(every representative dominates the board, its orbit has the stated size, the counts
+add up). A unit that does not verify is damaged: it is searched again, with one warning
+naming the file (or, with ``repair=False``, refused with :class:`UnitError`). A unit, or
+a ``plan.json``, of another instance, plan or sets version is refused
+(:class:`ForeignStoreError`): a store is never mixed. A store its caller owns (``owned``:
+the workflow's own, under ``results/``) is instead replaced: a ``plan.json`` of another
+plan (say, from before an upgrade) is named in one warning and its files removed, under
+a lock, so the units are searched again. Temporary files left by a killed writer are
+removed when a whole search opens the store.
+
+Three versions say which stored units are still good (docs/queens.md, "The store"):
+
+- :data:`PLAN_VERSION`, hashed into the plan's fingerprint: a unit of another plan covers
+  other nodes and is refused;
+- :data:`SETS_VERSION`, in every unit's identity: what a unit of the same plan finds (its
+  class representatives and orbit sizes); a unit of another sets version is refused;
+- :data:`NODES_VERSION`, recorded for information only: the pruning, which decides the
+  nodes a unit visits (its ``nodes`` count and CPU seconds) but not the sets it finds. A
+  faster search bumps it and every stored unit stays good.
+
+Committed records (``data/a002564/n20/``) are such a store; the workflow's frontier jobs
+read a verified record instead of searching (:class:`Keeping`'s ``records``), and a
+stopped run (:func:`knight.queens.search.dominate`'s ``stop_at``) raises :class:`Stopped`
+after writing what finished.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import logging
@@ -33,16 +55,30 @@ from pathlib import Path
 
 import numpy as np
 
+from knight.core import seal
 from knight.core.io import atomic_path
 from knight.queens import orbits
 from knight.queens.parallel import deal
 
 #: Frontier nodes wanted per unit before dealing them out.
 NODES_PER_UNIT = 32
-#: Bumped when the search, the plan or the unit files change, so old stores are refused.
+#: Version of the plan's cut (how the search is expanded and its nodes dealt into units),
+#: hashed into the fingerprint: bumped only when the same ``(n, k, units)`` could deal
+#: other nodes into a unit without the nodes themselves changing. Every unit of another
+#: plan is refused.
 PLAN_VERSION = 3
+#: Version of what a unit finds: bumped by any change that could change the class
+#: representatives or orbit sizes a unit of the same plan finds (the class key, a symmetry
+#: cut below the plan's depth, a bound that might cut a solution). A unit or store of
+#: another sets version is refused.
+SETS_VERSION = 1
+#: Version of the search's pruning: bumped by a change that alters the nodes a unit visits
+#: (its ``nodes`` count and CPU seconds) but never what it finds, such as a tighter exact
+#: bound or a cheaper node. Recorded in each unit for information; a unit searched under
+#: another nodes version is read back like any other.
+NODES_VERSION = 1
 #: Version of the unit file layout (:func:`unit_record`).
-UNIT_FORMAT = 2
+UNIT_FORMAT = 3
 
 _UNIT_RE = re.compile(r"^unit-(\d{5,})\.json$")
 #: Temporary files of the store's atomic writes (``knight.core.io.atomic_path``).
@@ -57,6 +93,35 @@ class UnitError(ValueError):
 
 class ForeignStoreError(ValueError):
     """The store holds a unit or plan of another search; the message names the file."""
+
+
+class Stopped(RuntimeError):
+    """A search stopped at its deadline (``stop_at``) with units left; every unit that
+    finished is in the store. ``done`` and ``left`` count the units of the search,
+    ``cpu`` the CPU seconds of the done ones (as their files record them)."""
+
+    def __init__(self, done: int, left: int, cpu: float):
+        super().__init__(f"stopped at the deadline: {done} unit(s) done, {left} left, {cpu:,.1f} CPU s spent")
+        self.done, self.left, self.cpu = done, left, cpu
+
+
+@dataclass(frozen=True)
+class Keeping:
+    """Where and how a class search keeps its units (:func:`knight.queens.dominate`'s
+    ``store``, which takes a plain folder for ``Keeping(folder)``).
+
+    ``folder``: where each finished unit is written and read back from (:class:`Store`).
+    ``repair``: a damaged unit is searched again after one warning (False: refused with
+    :class:`UnitError`, for a merge that must not search). ``owned``: the caller owns the
+    folder (the workflow's own under ``results/``), so a store of another plan there is
+    replaced, not refused. ``records``: a folder of finished units of the same plan that
+    is only read (committed records): a unit missing from ``folder`` whose record there
+    verifies is copied into ``folder`` unchanged instead of searched."""
+
+    folder: str | os.PathLike
+    repair: bool = True
+    owned: bool = False
+    records: str | os.PathLike | None = None
 
 
 @dataclass
@@ -84,6 +149,7 @@ class Plan:
             "nodes": self.nodes,
             "fingerprint": self.fingerprint,
             "version": PLAN_VERSION,
+            "sets_version": SETS_VERSION,
         }
 
     def identity(self, unit: int) -> dict:
@@ -95,6 +161,7 @@ class Plan:
             "unit": unit,
             "units": self.units,
             "plan": self.fingerprint,
+            "sets_version": SETS_VERSION,
         }
 
 
@@ -136,6 +203,15 @@ def solve_unit(n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dic
     }
 
 
+def solve_unit_until(stop_at: float | None, n: int, k: int, chosen: np.ndarray, forbidden: np.ndarray) -> dict | None:
+    """:func:`solve_unit`, or None without searching when the clock (``time.time()``, so
+    that workers on other machines agree) has passed ``stop_at``: a unit started before
+    the deadline is finished, none is started after it."""
+    if stop_at is not None and time.time() >= stop_at:
+        return None
+    return solve_unit(n, k, chosen, forbidden)
+
+
 # --- unit files --------------------------------------------------------------------------
 def _digest(body: dict) -> str:
     """SHA-256 of a unit's fields in one canonical JSON form (keys sorted, no spaces)."""
@@ -143,8 +219,15 @@ def _digest(body: dict) -> str:
 
 
 def unit_record(plan: Plan, unit: int, result: dict, seconds: float) -> dict:
-    """The JSON object of a unit file: identity, ``seconds``, ``result`` and their ``sha256``."""
-    body = {"format": UNIT_FORMAT, **plan.identity(unit), "seconds": float(seconds), "result": result}
+    """The JSON object of a unit file: ``format``, identity, ``nodes_version``, ``seconds``
+    (wall), ``result`` (:func:`solve_unit`; ``cpu`` in CPU seconds) and their ``sha256``."""
+    body = {
+        "format": UNIT_FORMAT,
+        **plan.identity(unit),
+        "nodes_version": NODES_VERSION,
+        "seconds": float(seconds),
+        "result": result,
+    }
     return {**body, "sha256": _digest(body)}
 
 
@@ -208,15 +291,32 @@ class Store:
     or refused with :class:`UnitError` (False: a merge that must not search). ``clean``:
     remove the temporary files of killed writers (a whole search owns its store; jobs
     that each run one unit beside others must leave their neighbours' files alone).
+    ``owned``: the caller owns the folder (the workflow's store under ``results/``), so a
+    store of another plan found there is replaced with one warning instead of refused,
+    and a unit of another plan is searched again; a store given on the command line is
+    never owned. ``readonly``: a store read from and never written (committed records
+    read by a workflow job): no ``plan.json`` is written, no file removed; a unit that
+    does not verify is left out with one warning.
     """
 
-    def __init__(self, path: str | os.PathLike, plan: Plan, *, repair: bool = True, clean: bool = True):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        plan: Plan,
+        *,
+        repair: bool = True,
+        clean: bool = True,
+        owned: bool = False,
+        readonly: bool = False,
+    ):
         self.path = Path(path)
         self.plan = plan
         self.repair = repair
+        self.owned = owned
+        self.readonly = readonly
         if self.path.exists() and not self.path.is_dir():
             raise ValueError(f"store {self.path}: exists and is not a folder")
-        if clean:
+        if clean and not readonly:
             for path in leftovers(self.path):
                 log.warning("%s: temporary file of an interrupted write; removed", path)
                 path.unlink(missing_ok=True)
@@ -232,17 +332,46 @@ class Store:
                 old = None
                 log.warning("%s: unreadable (%s); written again (every unit carries its own identity)", manifest, exc)
             if old is not None and old != want:
+                if self.owned:
+                    return self._replace()
                 raise ForeignStoreError(
                     f"{manifest}: the store of another search ({_describe(old)}), not of this one "
                     f"({_describe(want)}); " + _ADVICE
                 )
             if old is not None:
                 return
+        if self.readonly:
+            return
         try:
             with atomic_path(manifest) as tmp:
                 tmp.write_text(json.dumps(want, indent=1) + "\n")
         except OSError as exc:
             raise ValueError(f"store {self.path}: cannot write there ({exc.strerror or exc})") from None
+
+    def _replace(self) -> None:
+        """Replace an owned store of another plan: under an exclusive lock on the store's
+        ``.lock`` (the workflow's unit jobs open it side by side: the first one replaces,
+        the others find the new plan), remove the old ``plan.json`` and every unit that
+        is not of this plan, then write this plan's ``plan.json``."""
+        manifest = self.path / "plan.json"
+        with _locked(self.path / ".lock"):
+            try:
+                old = json.loads(manifest.read_text())
+            except (OSError, ValueError):
+                old = None
+            if old == self.plan.manifest():
+                return  # another job replaced it meanwhile
+            removed = clean_store(self.path, self.plan, temporary=False)
+            log.warning(
+                "%s: the store of another search (%s), not of this one (%s); replaced (old files removed: %d), "
+                "its units are searched again",
+                manifest,
+                _describe(old),
+                _describe(self.plan.manifest()),
+                len(removed),
+            )
+            with atomic_path(manifest) as tmp:
+                tmp.write_text(json.dumps(self.plan.manifest(), indent=1) + "\n")
 
     def unit_path(self, i: int) -> Path:
         return self.path / f"unit-{i:05d}.json"
@@ -258,6 +387,10 @@ class Store:
             if m is None:
                 continue
             i = int(m.group(1))
+            if i >= self.plan.units and self.owned:
+                log.warning("%s: unit %d of another plan (this one has %d units); removed", path, i, self.plan.units)
+                seal.remove(path)
+                continue
             if i >= self.plan.units:
                 raise ForeignStoreError(
                     f"{path}: unit {i} of another plan (this search, {_describe(self.plan.manifest())}, "
@@ -267,11 +400,16 @@ class Store:
         return out
 
     def read(self, i: int) -> tuple[dict, float]:
-        """``(result, seconds)`` of unit ``i`` after verifying its file.
+        """``(result, seconds)`` of unit ``i`` after verifying its file (:meth:`record`)."""
+        body = self.record(i)
+        return body["result"], float(body["seconds"])
+
+    def record(self, i: int) -> dict:
+        """The JSON object of unit ``i``'s file (:func:`unit_record`) after verifying it.
 
         Raises :class:`UnitError` if the file is unreadable, its checksum or its content
         is wrong, or it holds another unit of this plan; :class:`ForeignStoreError` if it
-        belongs to another search."""
+        belongs to another search (instance, plan, sets version or file format)."""
         path = self.unit_path(i)
         try:
             data = json.loads(path.read_text())
@@ -285,8 +423,9 @@ class Store:
         want = self.plan.identity(i)
         got = {key: body.get(key) for key in want}
         if {**got, "unit": i} != want or body.get("format") != UNIT_FORMAT:
+            theirs = _describe({**got, "format": body.get("format")})
             raise ForeignStoreError(
-                f"{path}: a unit of another search ({_describe(got)}), not of this one "
+                f"{path}: a unit of another search ({theirs}), not of this one "
                 f"({_describe(self.plan.manifest())}); " + _ADVICE
             )
         if got["unit"] != i:
@@ -294,9 +433,12 @@ class Store:
         problem = result_problem(self.plan.n, self.plan.k, body.get("result"))
         if problem is None and not isinstance(body.get("seconds"), (int, float)):
             problem = f"seconds {body.get('seconds')!r} is not a number"
+        nodes_version = body.get("nodes_version")
+        if problem is None and (isinstance(nodes_version, bool) or not isinstance(nodes_version, int)):
+            problem = f"nodes_version {nodes_version!r} is not an integer"
         if problem is not None:
             raise UnitError(f"{path}: {problem}")
-        return body["result"], float(body["seconds"])
+        return data
 
     def finished(self, wanted=None) -> dict[int, tuple[dict, float]]:
         """``{unit: (result, seconds)}`` of the verified units on disk (of ``wanted`` units
@@ -307,7 +449,15 @@ class Store:
         for i in sorted(files if wanted is None else set(wanted) & set(files)):
             try:
                 out[i] = self.read(i)
+            except ForeignStoreError as exc:
+                if not self.owned:
+                    raise
+                log.warning("%s; searched again", exc)
+                seal.remove(files[i])
             except UnitError as exc:
+                if self.readonly:
+                    log.warning("%s; searched instead", exc)
+                    continue
                 if not self.repair:
                     raise UnitError(f"{exc}; delete it and rerun to search the unit again") from None
                 log.warning("%s; searched again", exc)
@@ -315,8 +465,16 @@ class Store:
         return out
 
     def write(self, i: int, result: dict, seconds: float) -> None:
+        """Write unit ``i``'s file (:func:`unit_record`), atomically."""
+        self.put(i, unit_record(self.plan, i, result, seconds))
+
+    def put(self, i: int, record: dict) -> None:
+        """Write ``record`` (a unit file's JSON object, verified elsewhere, e.g. by another
+        store's :meth:`record`) as unit ``i``'s file, atomically and unchanged."""
+        if self.readonly:
+            raise ValueError(f"store {self.path}: read only")
         with atomic_path(self.unit_path(i)) as tmp:
-            tmp.write_text(json.dumps(unit_record(self.plan, i, result, seconds)) + "\n")
+            tmp.write_text(json.dumps(record) + "\n")
 
 
 _ADVICE = "use another folder or remove it"
@@ -330,21 +488,38 @@ def _describe(info: dict) -> str:
     text = f"{info.get('problem')} n={info.get('n')} k={info.get('k')}, {info.get('units')} units, plan {plan}"
     if "version" in info and info["version"] != PLAN_VERSION:
         text += f" of plan version {info['version']}"
+    if info.get("sets_version") != SETS_VERSION:
+        text += f", sets version {info.get('sets_version')}"
+    if "format" in info and info["format"] != UNIT_FORMAT:
+        text += f", unit file format {info['format']}"
     return text
 
 
-def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Hold an exclusive ``flock`` on ``path`` (created if need be; released with the
+    process however it ends)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def clean_store(path: str | os.PathLike, plan: Plan, *, temporary: bool = True) -> list[str]:
     """Leave only verified units of ``plan`` in a store the workflow owns; one line per
     file removed (each is remade by its job).
 
-    Removes the temporary files of interrupted writes, a ``plan.json`` of another plan
-    together with every unit file (a changed ``units`` or changed code), and each unit
-    file that does not verify (:meth:`Store.read`)."""
+    Removes the temporary files of interrupted writes (unless not ``temporary``: other
+    jobs may be writing beside), a ``plan.json`` of another plan together with every
+    unit file (a changed ``units`` or changed code), and each unit file that does not
+    verify (:meth:`Store.read`); each with its seal."""
     folder = Path(path)
     if not folder.is_dir():
         return []
     lines = []
-    for leftover in leftovers(folder):
+    for leftover in leftovers(folder) if temporary else []:
         leftover.unlink(missing_ok=True)
         lines.append(f"removing {leftover}: temporary file of an interrupted write")
     manifest = folder / "plan.json"
@@ -354,8 +529,9 @@ def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
         old = None
     units = sorted(p for p in folder.iterdir() if _UNIT_RE.match(p.name))
     if old != plan.manifest():
-        for p in [manifest, *units]:
-            p.unlink(missing_ok=True)
+        # plan.json last: while it is the old one, a unit job beside sees another plan and waits.
+        for p in [*units, manifest]:
+            seal.remove(p)
             lines.append(f"removing {p}: not of the current plan ({_describe(plan.manifest())})")
         return lines
     store = Store(folder, plan, repair=False, clean=False)
@@ -366,6 +542,6 @@ def clean_store(path: str | os.PathLike, plan: Plan) -> list[str]:
                 raise UnitError(f"{p}: unit {i} is not among the plan's {plan.units} units")
             store.read(i)
         except (UnitError, ForeignStoreError) as exc:
-            p.unlink(missing_ok=True)
+            seal.remove(p)
             lines.append(f"removing {exc}")
     return lines

@@ -36,14 +36,52 @@ OUTCOMES = ("incomplete", "open tour", "closed tour")
 _OUTCOME_COLOURS = ListedColormap([colormaps["cividis"](x) for x in (0.05, 0.55, 0.95)])
 
 
-def save(fig: Figure, path: str | os.PathLike, *, dpi: int = 150) -> None:
+#: The formats :func:`save` writes (by the file name's suffix).
+FORMATS = ("png", "svg", "pdf")
+
+
+def check_picture_path(path: str | os.PathLike, *, label: str = "path") -> str:
+    """The format of a picture file ``path`` (:data:`FORMATS`, from its suffix) after
+    checking, writing nothing, that its folder exists; ``ValueError`` in one line naming
+    ``label``, the path and what is wrong otherwise.
+
+    >>> check_picture_path("t.bmpx")
+    Traceback (most recent call last):
+    ValueError: path 't.bmpx': unknown picture format '.bmpx'; the file name must end in .png, .svg or .pdf
+    >>> check_picture_path("/nonexistent/dir/t.png")
+    Traceback (most recent call last):
+    ValueError: path '/nonexistent/dir/t.png': no folder /nonexistent/dir (create it first)
+    """
+    path = Path(path)
+    where = f"{label} {str(path)!r}"
+    fmt = path.suffix.lstrip(".").lower()
+    if fmt not in FORMATS:
+        shown = f"'{path.suffix}'" if path.suffix else "(none)"
+        raise ValueError(
+            f"{where}: unknown picture format {shown}; the file name must end in "
+            + ", ".join(f".{f}" for f in FORMATS[:-1])
+            + f" or .{FORMATS[-1]}"
+        )
+    folder = path.parent
+    if not folder.exists():
+        raise ValueError(f"{where}: no folder {folder} (create it first)")
+    if not folder.is_dir():
+        raise ValueError(f"{where}: {folder} is a file, not a folder")
+    if path.is_dir():
+        raise ValueError(f"{where}: is a folder, not a file")
+    return fmt
+
+
+def save(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, sealed: bool = True) -> None:
     """Write ``fig`` atomically; the format comes from the suffix (``.png``, ``.svg``).
 
     Metadata carrying dates are dropped so a rerun on the same data gives the same bytes.
+    ``sealed`` (the workflow's outputs) writes the seal a rerun checks the file against
+    (:mod:`knight.core.seal`); a picture a user asks for gets none.
     """
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower()
-    with atomic_path(path) as tmp, rc_context(_FIXED):
+    with atomic_path(path, sealed=sealed) as tmp, rc_context(_FIXED):
         fig.savefig(tmp, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
 
 

@@ -30,7 +30,15 @@ import numpy as np
 import pyarrow as pa
 
 from knight.core.board import Board, parse_boards, parse_starts
-from knight.core.checks import Problems, SettingError, boards_setting, order_setting, orders_setting, squares_setting
+from knight.core.checks import (
+    Problems,
+    SettingError,
+    boards_setting,
+    given_once,
+    order_setting,
+    orders_setting,
+    squares_setting,
+)
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
 from knight.engine.squirrel_cull import check_board
@@ -379,6 +387,10 @@ def _study(entry: Mapping, section: Mapping) -> Study:
     boards = []
     with found.under("boards"):
         boards = boards_setting(entry["boards"], max_squares=MAX_RULES_SQUARES)
+    seen: dict = {}
+    for i, rule in enumerate(entry["rules"]):
+        with found.under(f"rules[{i}]"):
+            given_once(seen, rule, f"rules[{i}]", repr(rule))
     if isinstance(entry.get("starts"), list):
         with found.under("starts"):
             squares_setting(entry["starts"], boards)

@@ -31,10 +31,21 @@ from dataclasses import dataclass
 import dask
 from dask.distributed import Client, LocalCluster
 
-from knight.core.checks import Problems
+from knight.core.checks import Problems, integer
 
 #: Seconds to wait for a scheduler (or its scheduler file) before giving up.
 SCHEDULER_TIMEOUT = 10.0
+
+log = logging.getLogger("knight.cluster")
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on: its affinity (a Slurm job's or ``taskset``'s share of
+    the machine), else the machine's count; at least 1."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 def _read_scheduler_file(path: str, deadline: float) -> str:
@@ -235,8 +246,15 @@ def dask_client(
     scheduler_file: str | os.PathLike | None = None,
     timeout: float = SCHEDULER_TIMEOUT,
     dashboard: str | None = None,
+    *,
+    cap: bool = True,
 ) -> Iterator[Client]:
     """Yield a client: to an existing scheduler if named, else a local cluster of ``workers`` threads.
+
+    A local cluster has at most :func:`usable_cpus` workers (with ``cap``, the default):
+    more would only share those CPUs, and tens of thousands take minutes to start; the
+    cap is said once, as a warning of the ``knight.cluster`` logger. ``cap=False`` starts
+    as many as asked (a timing of ``workers`` workers, whatever the machine).
 
     ``scheduler`` (an address) and ``scheduler_file`` (a file written by
     ``dask scheduler --scheduler-file``) are exclusive; they are checked first with
@@ -263,9 +281,13 @@ def dask_client(
         with _logger_level("distributed", logging.WARNING), client:
             yield client
         return
-    workers = 1 if workers is None else int(workers)
+    workers = 1 if workers is None else integer("dask workers", workers)
     if workers < 1:
         raise ValueError(f"dask workers must be at least 1, got {workers}")
+    if cap and workers > usable_cpus():
+        started = usable_cpus()
+        log.warning("dask: %d local workers asked for, %d started (the CPUs this process may use)", workers, started)
+        workers = started
     dashboard = check_dashboard(dashboard)
     # A dashboard asked for on a port another cluster holds moves to a free one, with a
     # warning that means nothing in a job's log.
@@ -334,8 +356,27 @@ class DaskSettings:
         """Where a job with ``threads`` threads runs its tasks, for its log line."""
         return self.scheduler or self.scheduler_file or f"{self.local_workers(threads)} local worker(s)"
 
-    def local_workers(self, threads: int) -> int:
+    def _asked(self, threads: int) -> int:
+        """The workers the config asks for (``"auto"``: the job's ``threads``)."""
         return threads if self.workers == "auto" else int(self.workers)
+
+    def local_workers(self, threads: int) -> int:
+        """Workers of a job's local cluster: ``workers`` (``"auto"``: ``threads``), but no
+        more than the ``threads`` Snakemake gave the job, nor than :func:`usable_cpus`
+        (``--cores`` above the machine's count gives a job more threads than CPUs)."""
+        return max(1, min(self._asked(threads), threads, usable_cpus()))
+
+    def cap_note(self, threads: int) -> str | None:
+        """The line a job logs when its local cluster has fewer workers than asked, or None."""
+        asked = self._asked(threads)
+        started = self.local_workers(threads)
+        if self.external or started >= asked:
+            return None
+        what = "dask.workers auto (the job's threads)" if self.workers == "auto" else f"dask.workers {asked}"
+        return (
+            f"{what}: {started} local worker(s) started, at most the job's {threads} thread(s) "
+            f"and the {usable_cpus()} CPU(s) this job may use"
+        )
 
     @contextlib.contextmanager
     def client(self, threads: int) -> Iterator[Client]:
@@ -344,6 +385,9 @@ class DaskSettings:
         (:mod:`knight.runtime.tasks`, through Dask's config key ``knight.wait-for-workers``)."""
         import dask
 
+        note = self.cap_note(threads)
+        if note:
+            log.info(note)
         with (
             dask.config.set({"knight.wait-for-workers": self.wait_for_workers}),
             dask_client(

@@ -66,6 +66,22 @@ def note_interrupts() -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+def sigterm_as_interrupt() -> None:
+    """Take SIGTERM as a Ctrl-C from now on: ``KeyboardInterrupt`` in the main thread.
+
+    For the workflow's ``onstart``, after Snakemake's scheduler has set its own SIGTERM
+    handler: that handler takes the scheduler's lock, and a signal handler runs on the
+    main thread, so a SIGTERM that lands while the main thread holds the lock waits for
+    itself for ever. The scheduler's Ctrl-C path cancels the running jobs and ends."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 def interrupted(value: BaseException | None) -> bool:
     """True if ``value`` is a Ctrl-C (KeyboardInterrupt) or an error raised from one, or if
     this process got a Ctrl-C (:func:`note_interrupts`) before it.
@@ -306,7 +322,10 @@ class _ShortLines(logging.Formatter):
         self.inner = inner
 
     def format(self, record: logging.LogRecord) -> str:
-        return "\n".join(short_line(line) for line in self.inner.format(record).split("\n"))
+        text = self.inner.format(record)
+        if record.levelno >= logging.WARNING:
+            return text  # a warning or an error is read whole: it names what to do
+        return "\n".join(short_line(line) for line in text.split("\n"))
 
 
 def short_console_lines(logger_name: str = "snakemake.logging") -> None:

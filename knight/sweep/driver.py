@@ -169,7 +169,8 @@ def run(
     (each distinct path walked once) or ``"brute"`` (every pair walked: the independent
     check); ``workers``: Dask worker threads (1: this thread, no Dask). With ``out`` the
     runs dataset is written there too, as ``knight sweep --out`` writes it (the folder
-    is checked before any work). A progress bar is drawn when stderr is a terminal.
+    is checked before any work), ``chunk_runs`` runs at most to a part file. A progress
+    bar is drawn when stderr is a terminal.
 
     >>> runs = run(5, starts=[(1, 1)], orders=["12345678", "21345678"])
     >>> runs.select("start", "order", "visited", "complete").rows()

@@ -22,6 +22,7 @@ from workflow_run import snakemake as run_snakemake
 
 from knight.cli import main
 from knight.queens import dominate, units
+from knight.queens.units import Keeping
 
 N, K, UNITS = 13, 7, 8
 SOLUTIONS, CLASSES = 288, 41  # A002564(13), A002563(13): not from the code under test
@@ -58,7 +59,7 @@ def assert_clean_outcome(store, clean, code, out):
     assert code == 0
     assert f"{SOLUTIONS:,} solutions, {CLASSES:,} up to symmetry" in out
     assert pl.read_parquet(store / "classes.parquet").equals(clean[1])
-    again = dominate(N, K, tasks=UNITS, store=store, repair=False)  # every unit verifies now
+    again = dominate(N, K, tasks=UNITS, store=Keeping(store, repair=False))  # every unit verifies now
     assert (again.resumed, again.solutions, again.classes) == (UNITS, SOLUTIONS, CLASSES)
 
 
@@ -160,7 +161,7 @@ def test_a_merge_refuses_a_damaged_unit_instead_of_searching(store):
     unit = store / "unit-00001.json"
     edit(unit, lambda d: d["result"].update(solutions=80))
     with pytest.raises(units.UnitError, match=r"unit-00001.json: its content does not match its checksum"):
-        dominate(N, K, tasks=UNITS, store=store, repair=False)
+        dominate(N, K, tasks=UNITS, store=Keeping(store, repair=False))
     assert unit.exists()  # left for the user (or the workflow's start-up check) to remove
 
 
@@ -205,3 +206,32 @@ def test_a_damaged_unit_in_the_workflow_is_remade(tmp_path):
     assert any("its writer" in line for line in named), res.stderr[-3000:]  # differ / other size
     assert "rule queens_unit" in res.stdout + res.stderr and "rule queens_frontier" in res.stdout + res.stderr
     assert pl.read_parquet(tmp_path / target).equals(clean)
+
+
+def test_a_store_the_workflow_owns_is_replaced_when_its_plan_is_another(tmp_path, caplog):
+    """Issue 45, case 5: after an upgrade that changed the frontier plan, every queens_unit
+    job failed with ForeignStoreError until the store was removed by hand. The workflow
+    owns its store (``owned``): the old plan is named in one warning and replaced; the
+    command line, given the same folder, still refuses it."""
+    folder = tmp_path / "results/queens/frontier/dominate-8-5"
+    dominate(8, 5, tasks=4, store=folder)
+    manifest = json.loads((folder / "plan.json").read_text())
+    (folder / "plan.json").write_text(json.dumps({**manifest, "version": units.PLAN_VERSION - 1}))  # an older release
+    with pytest.raises(units.ForeignStoreError, match="plan.json: the store of another search"):
+        dominate(8, 5, tasks=4, store=folder, only=[1])
+    assert main(["queens", "dominate", "8", "5", "--tasks", "4", "--store", str(folder)]) == 2
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="knight.queens"):
+        part = dominate(8, 5, tasks=4, store=Keeping(folder, owned=True), only=[1])
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith(f"{folder / 'plan.json'}: the store of another search (dominate n=8 k=5, 4 units")
+    assert f"of plan version {units.PLAN_VERSION - 1}" in warnings[0]
+    assert "replaced (old files removed: 5)" in warnings[0]
+    assert json.loads((folder / "plan.json").read_text()) == manifest
+    assert sorted(p.name for p in folder.glob("unit-*")) == ["unit-00001.json"]  # the old units went
+    assert not list(folder.glob(".unit-0000[023].json.seal"))  # with their seals
+    # Every unit searched again in the replaced store: the published counts.
+    whole = dominate(8, 5, tasks=4, store=Keeping(folder, owned=True))
+    assert (whole.solutions, whole.classes, whole.resumed) == (4860, 638, 1)  # A002564(8), A002563(8)
+    assert part.solutions < whole.solutions

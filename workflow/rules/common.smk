@@ -1,6 +1,7 @@
 # Snakemake glue: the checked config, the plan (knight.pipeline.plan) built from it once,
 # the wildcards, the start-up check of stored results and Slurm's limits. Each stage's
 # .smk file holds its Snakemake rules; what they make, read and are given comes from PLAN.
+import logging
 import os
 import re
 import sys
@@ -14,6 +15,7 @@ from knight.pipeline import locks
 from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
+from knight.runtime.faults import describe as describe_fault
 from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
@@ -27,6 +29,14 @@ except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.clear()
 config.update(_checked)
+
+# --cores 0 would wait for ever for a free core, and a negative count would give every
+# job that many threads: both stop here, before any job. (--jobs N without --cores is
+# Snakemake's count of cores too.)
+if workflow.resource_settings.cores is not None and workflow.resource_settings.cores < 1:
+    raise WorkflowError(
+        f"--cores {workflow.resource_settings.cores}: must be at least 1 (or all: every CPU of this machine)"
+    )
 
 try:
     CORES = int(workflow.cores)
@@ -107,7 +117,13 @@ def take_over_a_dead_runs_lock():
     if line:
         print(line, file=sys.stderr)
     if not any(Path(".snakemake", "locks").glob("*.lock")):
-        locks.claim()
+        try:
+            locks.claim()
+        except OSError as exc:  # the disk filled since the Snakefile's check_room
+            logging.raiseExceptions = False  # Snakemake's log file is on that disk too
+            raise WorkflowError(
+                f"{describe_fault(exc) or exc}: free space there, then run the same command again"
+            ) from None
 
 
 def check_interpreter_path():
@@ -143,7 +159,7 @@ def check_stored_results():
     the folder (its files are half-written)."""
     import time
 
-    from knight.pipeline.integrity import check_results
+    from knight.pipeline.integrity import CannotRemoveError, check_results
 
     if any(Path(".snakemake", "locks").glob("*.lock")):
         print(
@@ -154,12 +170,15 @@ def check_stored_results():
         return
     outputs = [pattern for rule in workflow.rules for pattern in rule.output]
     t0 = time.perf_counter()
-    found = check_results(
-        "results",
-        is_output=lambda path: any(p.match(path) for p in outputs),
-        made_by_plan=made_by_plan,
-        remove=not plans_only(),
-    )
+    try:
+        found = check_results(
+            "results",
+            is_output=lambda path: any(p.match(path) for p in outputs),
+            made_by_plan=made_by_plan,
+            remove=not plans_only(),
+        )
+    except CannotRemoveError as exc:
+        raise WorkflowError(str(exc)) from None
     for line in found.lines():
         print(line, file=sys.stderr)
     if found.checked:
@@ -185,6 +204,9 @@ def check_dask_scheduler():
 def remove_stale_parts():
     """Delete parts in the plan's dataset folders that the current plan no longer makes, and
     temporary files left by killed jobs (a glob over results/ would read them twice)."""
+    from knight.pipeline.integrity import CannotRemoveError, remove_files
+
+    stale = {}
     for folder, files in PLAN.datasets().items():
         if not os.path.isdir(folder):
             continue
@@ -192,9 +214,18 @@ def remove_stale_parts():
         for path in Path(folder).glob("part-*.parquet"):
             if path.name not in wanted:
                 print(f"removing stale part {path} (not in the current plan)")
-                seal.remove(path)
-    for path in dataset.remove_leftovers("results"):
-        print(f"removing leftover temporary file {path}")
+                stale[str(path)] = "a part the current plan does not make"
+    try:
+        remove_files(stale)
+        for path in dataset.remove_leftovers("results"):
+            print(f"removing leftover temporary file {path}")
+    except CannotRemoveError as exc:
+        raise WorkflowError(str(exc)) from None
+    except OSError as exc:
+        raise WorkflowError(
+            f"{exc.filename}: a leftover temporary file that cannot be removed ({exc.strerror}): "
+            "remove it yourself, then run the same command again"
+        ) from None
 
 
 def check_slurm_jobs():

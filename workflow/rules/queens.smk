@@ -73,7 +73,10 @@ rule queens_sets:
 
 
 rule queens_unit:
-    """One work unit of a frontier domination search (its result on disk: a rerun resumes)."""
+    """One work unit of a frontier domination search (its result on disk: a rerun resumes);
+    its committed record, when the search has `records` and the unit one, is copied instead."""
+    input:
+        lambda wc: PLAN.frontier_record(wc.search, wc.unit),
     output:
         PATTERNS["frontier_unit"],
     log:

@@ -7,6 +7,7 @@ from knight.core.io import atomic_path
 from knight.core.published import published
 from knight.queens.search import dominate
 from knight.queens.tables import classes_frame, write_solutions
+from knight.queens.units import Keeping
 from knight.runtime.logs import script_logging
 
 sm = snakemake
@@ -14,7 +15,7 @@ log = script_logging(sm)
 n, k, units = sm.params.instance
 # Every unit is on disk: each is verified and read back; one that does not verify fails the job,
 # naming the file (the workflow's start-up removes such units, so the next run remakes them).
-result = dominate(n, k, tasks=units, store=Path(sm.input[0]).parent, repair=False)
+result = dominate(n, k, tasks=units, store=Keeping(Path(sm.input[0]).parent, repair=False))
 if result.resumed != result.tasks:
     raise RuntimeError(f"dominate n={n} k={k}: {result.tasks - result.resumed} unit(s) were searched again")
 want, want_classes = published("dominate", n, k)
