@@ -95,7 +95,8 @@ nitpick_ignore_regex = [
 
 # The site: six top sections (the root toctree: Get started, User guide, Examples,
 # Reference, Development, Changelog), each page's left sidebar the navigation of its
-# section; the landing page has none. knight.css lets wide code and tables scroll.
+# section; the landing page and the one-page sections have none (an empty sidebar
+# would show). knight.css lets wide code and tables scroll.
 extensions += ["knight_gallery"]  # the examples page's cards, thumbnails from the notebooks
 html_theme = "pydata_sphinx_theme"
 html_title = "knight"
@@ -109,5 +110,5 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": [],
 }
-html_sidebars = {"index": []}
+html_sidebars = {"index": [], "get-started": [], "changelog": []}
 html_show_sourcelink = False

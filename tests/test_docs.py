@@ -92,6 +92,22 @@ def test_the_top_bar_is_the_six_sections(site):
     assert re.findall(r'class="nav-link nav-internal" href="[^"]+">\s*([^<]+?)\s*</a>', header) == SECTIONS
 
 
+def test_no_page_shows_an_empty_section_navigation(site):
+    html, _ = site
+    without = []
+    for page in sorted(html.rglob("*.html")):
+        if page.relative_to(html).parts[0] == "_static":  # the theme's templates
+            continue
+        text = page.read_text()
+        if "bd-docs-nav" not in text:
+            without.append(page.relative_to(html).with_suffix("").as_posix())
+            continue
+        nav = text.split("bd-docs-nav", 1)[1].split("</nav>", 1)[0]
+        assert "<a " in nav, f"{page.relative_to(html)}: an empty section navigation"
+    # the landing page, the one-page sections and Sphinx's own index and search pages
+    assert without == ["changelog", "genindex", "get-started", "index", "py-modindex", "search"]
+
+
 def test_the_changelog_is_on_the_site(site, repo):
     html, _ = site
     page = (html / "changelog.html").read_text()
