@@ -121,7 +121,8 @@ def test_the_gallery_has_a_card_per_notebook_with_its_first_figure(site, repo):
     cards = re.findall(
         r'<p class="knight-card-image"><a [^>]*href="examples/([^"]+)\.html"><img [^>]*src="(_images/[^"]+)"', gallery
     )
-    assert [name for name, _ in cards] == sorted(p.stem for p in Path(repo, "examples").glob("*.ipynb"))
+    notebooks = sorted(p.stem for p in Path(repo, "examples").glob("*.ipynb"))
+    assert [name for name, _ in cards] == notebooks, "one card per notebook of examples/, in name order"
     for name, src in cards:
         assert (html / src).stat().st_size > 1000, src
         article = (html / "examples" / f"{name}.html").read_text().split('class="bd-article', 1)[1]
