@@ -218,7 +218,7 @@ def run(
     runs dataset is written there too, as ``knight sweep --out`` writes it (the folder
     is checked before any work), ``chunk_runs`` runs at most to a part file. A sweep
     whose lower estimate exceeds ``max_cpu_hours`` CPU-hours, or whose rows do not fit
-    in memory, is refused before any work (:func:`check_sweep_fits`). A progress bar is
+    in memory, is refused before any work (:func:`~knight.sweep.driver.check_sweep_fits`). A progress bar is
     drawn when stderr is a terminal.
 
     >>> runs = run(5, starts=[(1, 1)], orders=["12345678", "21345678"])
