@@ -221,4 +221,6 @@ def test_script_logging_opens_the_job_and_closes_it_at_exit(tmp_path):
     assert res.returncode == 0, res.stderr
     assert seal.seal_path(tmp_path / "out/x.txt").read_text() == SEAL_X
     assert seal.seal_path(tmp_path / "out/raw.txt").read_text() == SEAL_RAW
-    assert "sealed out/raw.txt (written outside knight.core.io)" in (tmp_path / "job.log").read_text()
+    log = (tmp_path / "job.log").read_text()
+    assert "sealed out/raw.txt (written outside knight.core.io)" in log
+    assert "Traceback" not in log + res.stderr and "Exception ignored" not in log + res.stderr  # closed cleanly

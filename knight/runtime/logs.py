@@ -257,7 +257,7 @@ def job_provenance(sm) -> seal.Provenance:
     from the Snakemake job ``sm``: each input (``sm.input``) with its seal's SHA-256,
     after checking it against its seal (:class:`knight.core.seal.SealError`, one line
     naming the file, if it differs), and the job's ``sm.rule`` and ``sm.params``. A job
-    without both records the Python API as its maker, with its inputs."""
+    lacking its rule or its params records its inputs and the Python API as its maker."""
     sources = {}
     for path in _files(getattr(sm, "input", ())):
         sealed = seal.check(path, required=False, recover=_RECOVER)
