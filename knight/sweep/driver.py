@@ -136,8 +136,8 @@ def _count(value, everything: int, named: dict[str, int] | None = None) -> int:
 
 #: Seconds of CPU a run costs at least per square of the board, by engine: the tree
 #: walks a stretch that runs share once, the brute engine walks every run in full. Both
-#: lie below the measured costs (docs/performance.md, "Sweep"), so only a
-#: sweep that could not finish is refused.
+#: lie below the costs on the performance page (docs/performance.md, "Sweep"), so only
+#: a sweep that could not finish is refused.
 CPU_SECONDS_PER_RUN_SQUARE = {"tree": 0.3e-9, "brute": 4e-9}
 #: The CPU-hours above which a sweep is refused unless the caller raises the limit.
 DEFAULT_MAX_CPU_HOURS = 1000.0
@@ -172,7 +172,7 @@ def check_sweep_fits(
     >>> check_sweep_fits(Board(1000, 1000), "all", "all")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    knight.core.checks.SettingError: max_cpu_hours: sweep of 1000x1000 (...) needs ... 3,360 CPU-hours, ...
+    knight.core.checks.SettingError: max_cpu_hours: sweep of 1000x1000 (...) needs at least an estimated ...
     """
     from knight.core.checks import SettingError, positive_number
     from knight.core.orders import N_ORDERS
