@@ -45,7 +45,9 @@ release = version = "0.1.0"
 extensions = [
     "myst_nb",  # Markdown pages (MyST-Parser) and notebooks
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
+    "sphinx.ext.autosummary",  # a page per public name (docs/reference/generated/)
+    "sphinx.ext.napoleon",  # the docstrings' numpydoc sections
+    "sphinx.ext.viewcode",  # each page links to its highlighted source
     "knight_docs",  # config keys from the schemas, the CLI from its parser
 ]
 
@@ -53,7 +55,6 @@ source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 smartquotes = False  # "--configfile" stays two hyphens in generated tables and prose
 exclude_patterns = ["_build", "**/.ipynb_checkpoints", "examples/README.md"]
-templates_path = []
 
 # MyST: headings get anchors down to level 3, so [text](page.md#a-heading) is checked.
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -67,10 +68,19 @@ nb_execution_show_tb = True
 nb_execution_timeout = 300
 nb_merge_streams = True
 
-# The API reference: the public names only, with the docstrings' reST and Sphinx roles.
+# The API reference: the public names only, one generated page each (not committed),
+# from numpydoc-style docstrings. Types are the docstrings' (the signature keeps its
+# annotations); defaults are shown as written in the source (``TREE_BYTES``, not 2**44).
 autodoc_member_order = "bysource"
-autodoc_typehints = "description"
-autosummary_generate = False
+autodoc_typehints = "signature"
+autodoc_preserve_defaults = True
+autosummary_generate = True
+autosummary_imported_members = False
+templates_path = ["_templates"]
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_preprocess_types = True
+napoleon_use_rtype = False
 
 # Strict build (-n): every cross-reference must resolve, except references to other
 # libraries (no inventories are fetched: the build needs no network) and to internal

@@ -157,21 +157,51 @@ def run(
     *,
     chunk_runs: int = DEFAULT_CHUNK_RUNS,
 ):
-    """Warnsdorff's rule from every start under every tie order of ``board``: a
-    ``polars.DataFrame`` with one row per (start, order), sorted by start, then order.
+    """Warnsdorff's rule from every start under every tie order of a board.
 
-    The columns are the Parquet runs table's (:data:`RUNS_SCHEMA`): ``start`` and ``end``
-    are square indices ``row * cols + col`` (0-based), ``order`` the tie order's rank
-    (docs/conventions.md). ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides
-    at least 3); ``starts``: ``"all"``, ``"corner"`` or 1-based ``(row, col)`` pairs;
-    ``orders``: ``"all"`` (the 40,320) or order strings; ``rule``: fixed, pohl, roth or
-    corner (each order breaks the ties the rule's key leaves); ``engine``: ``"tree"``
-    (each distinct path walked once) or ``"brute"`` (every pair walked: the independent
-    check); ``workers``: Dask worker threads (1: this thread, no Dask). With ``out`` the
-    runs dataset is written there too, as ``knight sweep --out`` writes it (the folder
-    is checked before any work), ``chunk_runs`` runs at most to a part file. A progress
-    bar is drawn when stderr is a terminal.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
+    starts : str or sequence of tuple of int
+        ``"all"``, ``"corner"`` (1, 1) or 1-based ``(row, col)`` pairs.
+    orders : str or sequence of str
+        ``"all"`` (the 40,320 tie orders) or order strings such as ``"12345678"``.
+    rule : str
+        The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
+        ``roth`` or ``corner``.
+    engine : str
+        ``"tree"`` (each distinct path walked once) or ``"brute"`` (every pair walked:
+        the independent check).
+    workers : int
+        Dask worker threads; 1 runs in this thread, without Dask.
+    out : str, pathlib.Path or None
+        A folder to write the runs dataset to as well, as ``knight sweep --out`` writes it
+        (checked before any work); None writes nothing.
+    chunk_runs : int
+        Runs at most to a part file (and to a chunk of work).
 
+    Returns
+    -------
+    polars.DataFrame
+        One row per (start, order), sorted by start, then order, with the columns of the
+        runs table: ``rows, cols, start, order, visited, end, complete, closed, ties``;
+        ``start`` and ``end`` are square indices ``row * cols + col``, ``order`` the tie
+        order's rank (:doc:`/conventions`). A progress bar is drawn when stderr is a terminal.
+
+    Raises
+    ------
+    ValueError
+        A bad argument, in one line naming it (also a sweep too large for this machine's
+        memory, or an ``out`` folder that cannot be written).
+
+    See Also
+    --------
+    knight.sweep.tables : Aggregates of the runs.
+    knight.scan : The runs of a written dataset, verified.
+
+    Examples
+    --------
     >>> runs = run(5, starts=[(1, 1)], orders=["12345678", "21345678"])
     >>> runs.select("start", "order", "visited", "complete").rows()
     [(0, 0, 25, True), (0, 5040, 25, True)]
