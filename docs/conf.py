@@ -11,6 +11,7 @@ config key from the JSON schemas in ``knight/pipeline/schemas/`` and the command
 from its argparse parser (the small extension ``docs/_ext/knight_docs.py``).
 """
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -76,11 +77,43 @@ autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autosummary_generate = True
 autosummary_imported_members = False
-templates_path = ["_templates"]
+templates_path = ["_templates"]  # the generated pages as MyST (autosummary/)
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_preprocess_types = True
 napoleon_use_rtype = False
+LONG_TUPLE = re.compile(r"\((\d+), (\d+), (?:\d+, ){8,}(\d+)\)")
+
+
+def shorten_long_defaults(app, what, name, obj, options, signature, return_annotation):
+    """A signature with a long tuple of ints as a default (a dataclass's ``__init__``,
+    whose source autodoc cannot read) shows it as ``(0, 1, ..., 40319)``: Sphinx parses
+    a signature in time quadratic in its length, and a reader wants the range."""
+    if signature and LONG_TUPLE.search(signature):
+        return LONG_TUPLE.sub(r"(\1, \2, ..., \3)", signature), return_annotation
+    return None
+
+
+def constant_comment(app, what, name, obj, options, lines):
+    """A constant a package re-exports (``knight.exact.PRUNE_LEVELS``) is described by its
+    ``#:`` comment in the module that defines it, not by its type's docstring."""
+    if what != "data":
+        return
+    from sphinx.pycode import ModuleAnalyzer
+
+    package, attr = name.rsplit(".", 1)
+    for module in sorted(m for m in sys.modules if m.startswith(package + ".")):
+        if getattr(sys.modules[module], attr, None) is obj:
+            comment = ModuleAnalyzer.for_module(module).find_attr_docs().get(("", attr))
+            if comment:
+                lines[:] = list(comment)
+                return
+
+
+def setup(app):
+    app.connect("autodoc-process-signature", shorten_long_defaults)
+    app.connect("autodoc-process-docstring", constant_comment)
+
 
 # Strict build (-n): every cross-reference must resolve, except references to other
 # libraries (no inventories are fetched: the build needs no network) and to internal

@@ -65,7 +65,7 @@ def evaluate(claim: Claim, *, runs=None, scan=None, boards=None, counts=None) ->
         A rules study's runs (findings ``tours_from_corner``, ``failures_from_corner``, ``rate``).
     scan : polars.DataFrame or None
         A scan's table (findings ``first_failures``, ``failure_share``).
-    boards : sequence of Board or None
+    boards : Sequence of Board or None
         The scan's boards, with ``scan``.
     counts : polars.DataFrame or None
         The queens stage's counts (finding ``queens_sequence``).

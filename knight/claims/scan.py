@@ -117,9 +117,9 @@ def first_failures(
     rule : str
         The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
         ``roth`` or ``corner``.
-    boards : sequence of Board
+    boards : Sequence of Board
         The boards, in scan order.
-    ranks : array_like of int
+    ranks : ArrayLike of int
         Tie order ranks (0 to 40,319); repeats are dropped, the rows are by rank.
     progress : knight.runtime.progress.Progress or None
         Advanced once per board; None for no progress.
@@ -254,9 +254,9 @@ def failures_every_board(
     rule : str
         The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
         ``roth`` or ``corner``.
-    boards : sequence of Board
+    boards : Sequence of Board
         The boards, in scan order.
-    ranks : array_like of int
+    ranks : ArrayLike of int
         Tie order ranks (0 to 40,319); repeats are dropped, the rows are by rank.
     progress : knight.runtime.progress.Progress or None
         Advanced once per board; None for no progress.
@@ -323,7 +323,7 @@ def longest_lasting(table, k: int) -> np.ndarray:
 
     Parameters
     ----------
-    table : polars.DataFrame or object polars reads
+    table : polars.DataFrame or Mapping
         A first-failure scan's table (:func:`to_table`), with ``order`` and ``boards``.
     k : int
         How many orders.
@@ -518,7 +518,7 @@ class Scan:
         ----------
         k : int
             The slice, 0 to ``slices - 1``.
-        chosen : array_like of int or None
+        chosen : ArrayLike of int or None
             The orders picked from scan ``of`` (needed by, and only read for, a scan with ``of``).
 
         Returns
@@ -573,14 +573,15 @@ class Scan:
             The slice, 0 to ``slices - 1``.
         progress : knight.runtime.progress.Progress or None
             Advanced once per board.
-        chosen : array_like of int or None
+        chosen : ArrayLike of int or None
             As in :meth:`slice_ranks`.
 
         Returns
         -------
-        tuple of (pyarrow.Table, dict)
-            The slice's rows (:func:`to_table`) and its figures: ``steps`` (knight steps) and
-            ``seconds``.
+        table : pyarrow.Table
+            The slice's rows (:func:`to_table`).
+        figures : dict
+            ``steps`` (knight steps walked) and ``seconds``.
         """
         tally = failures_every_board if self.every_board else first_failures
         rows = tally(self.rule, self.boards, self.slice_ranks(k, chosen), progress=progress)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from knight.core.checks import SettingError
 
-#: How a finding is computed from result tables (:mod:`knight.claims.findings`):
-#: the entry keys each one needs.
+#: The findings a claim can name (a :class:`~knight.claims.Claim`'s ``finding``), each
+#: with the keys of a claim it needs; :mod:`knight.claims.findings` computes them.
 FINDINGS = {
     "tours_from_corner": ("boards",),
     "failures_from_corner": ("boards",),
@@ -104,8 +104,9 @@ class Claim:
         The board sides m (m x m boards, from (1, 1)) the claim speaks of.
     exclude : tuple of int
         Sides left out of ``boards``.
-    rate : tuple of (str, float) or None
-        A claimed completion rate: ``("at_least" | "at_most" | "about", fraction)``.
+    rate : tuple or None
+        A claimed completion rate ``(comparison, fraction)``: comparison ``"at_least"``,
+        ``"at_most"`` or ``"about"``, fraction from 0 to 1.
     most : float
         The share of boards (above 0, at most 1) on which a rate claim must hold ("almost all").
     last_failure : int or None
@@ -214,7 +215,7 @@ class Claim:
 
     @property
     def tested_sides(self) -> tuple[int, ...]:
-        """The board sides the claim speaks of: ``boards`` less ``exclude``."""
+        """The board sides the claim speaks of (``boards`` less ``exclude``)."""
         return tuple(m for m in self.boards if m not in set(self.exclude))
 
     def command(self, configfile: str = "config/claims.yaml") -> str:

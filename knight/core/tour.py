@@ -36,7 +36,7 @@ class Tour:
     order : str or None
         The tie order used, highest priority first (``"12345678"``); None for the rules
         random and squirrel-cull and for the exact solvers' tours.
-    path : array_like of int
+    path : ArrayLike of int
         Square indices in the order visited, ``start`` first; stored read-only as int64.
     ties : int or None
         Residual tie points of a Warnsdorff run; None for an exact solver's tour.
@@ -230,7 +230,7 @@ class Tour:
 
         Returns
         -------
-        matplotlib.figure.Figure
+        ``matplotlib.figure.Figure``
             The board with the path drawn over it.
 
         See Also

@@ -15,7 +15,7 @@ def tour_problem(rows: int, cols: int, path, *, closed: bool) -> str | None:
     ----------
     rows, cols : int
         The board's sides.
-    path : array_like of int
+    path : ArrayLike of int
         Square indices ``row * cols + col`` in the order walked.
     closed : bool
         The tour must close.

@@ -111,7 +111,7 @@ class SearchResult:
 
     @property
     def imbalance(self) -> float:
-        """Longest task over the mean task (1.0: perfectly even)."""
+        """Longest task over the mean task (1.0 when perfectly even)."""
         ts = self.task_seconds
         return float(ts.max() / ts.mean()) if len(ts) and ts.mean() > 0 else 1.0
 
@@ -264,12 +264,12 @@ def dominate(
         read back, each verified first (a damaged unit is searched again after one
         warning; a store of another search is refused), or a ``Keeping`` that also says
         how (refuse damage, replace a store of another plan, copy committed records).
-    only : iterable of int or None
+    only : Iterable of int or None
         Unit indices to run (e.g. one per cluster job); the result covers just those.
         None runs every unit.
     stop_at : float or None
         A deadline in ``time.time()`` seconds (needs ``store``): no unit starts after it.
-    report : callable or None
+    report : Callable or None
         Called as ``report(done, units, cpu)`` after the store is read and after each
         finished unit: units done, units of the search, CPU seconds their results record.
 

@@ -267,10 +267,10 @@ def measure_speedup(searches, workers=(1, 2), *, repeats: int = 3, tasks: int = 
 
     Parameters
     ----------
-    searches : iterable of dict
+    searches : Iterable of dict
         Instances such as ``{"problem": "dominate", "n": 8, "k": 5}`` or
         ``{"problem": "place", "n": 12}``.
-    workers : iterable of int
+    workers : Iterable of int
         Dask worker thread counts; 1 is added when missing (S(p) needs T(1)). Counts above
         this machine's cores are kept as rows with null times and a note.
     repeats : int

@@ -40,7 +40,7 @@ def squares_of(result: SearchResult) -> np.ndarray:
 
     Parameters
     ----------
-    result : SearchResult
+    result : knight.queens.SearchResult
         A search's result (:func:`knight.queens.dominate`, :func:`knight.queens.place`, ...).
         Made with ``keep=True``.
 
@@ -108,7 +108,7 @@ def solutions_frame(result: SearchResult) -> pl.DataFrame:
 
     Parameters
     ----------
-    result : SearchResult
+    result : knight.queens.SearchResult
         A search's result (:func:`knight.queens.dominate`, :func:`knight.queens.place`, ...).
         Made with ``keep=True``.
 
@@ -173,7 +173,7 @@ def classes_frame(result: SearchResult) -> pl.DataFrame:
 
     Parameters
     ----------
-    result : SearchResult
+    result : knight.queens.SearchResult
         A search's result (:func:`knight.queens.dominate`, :func:`knight.queens.place`, ...).
         Of the class search, which gives the representatives.
 

@@ -647,13 +647,13 @@ def run(
         The tie-break rule: ``fixed``, ``pohl``, ``roth``, ``corner``, ``random``,
         ``random-order``, ``squirrel-cull``, ``pohl-random`` or ``roth-random``
         (:doc:`/conventions`).
-    starts : str or sequence of tuple of int
+    starts : str or Sequence of tuple of int
         ``"corner"`` (1, 1), ``"all"`` or 1-based ``(row, col)`` pairs (run once each,
         in square order).
     order : str
         The tie order that breaks what the rule's key leaves tied (fixed, pohl, roth,
         corner), highest priority first.
-    orders : str or sequence of str
+    orders : str or Sequence of str
         ``"default"`` (``order`` alone), ``"all"`` or order strings: every one from every
         start, by the tie-tree engine.
     trials : int

@@ -33,7 +33,7 @@ def keys(runs: pl.LazyFrame, *names: str) -> list[str]:
     runs : polars.LazyFrame or polars.DataFrame
         The runs (only the schema is read).
     *names : str
-        The keys wanted; none for :data:`KEYS` (``study, rule, rows, cols``).
+        The keys wanted; none for ``study, rule, rows, cols``.
 
     Returns
     -------

@@ -163,9 +163,9 @@ def run(
     ----------
     board : int, str or Board
         ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
-    starts : str or sequence of tuple of int
+    starts : str or Sequence of tuple of int
         ``"all"``, ``"corner"`` (1, 1) or 1-based ``(row, col)`` pairs.
-    orders : str or sequence of str
+    orders : str or Sequence of str
         ``"all"`` (the 40,320 tie orders) or order strings such as ``"12345678"``.
     rule : str
         The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,

@@ -49,7 +49,7 @@ def scan_runs(paths: str | Sequence[str]) -> pl.LazyFrame:
 
     Parameters
     ----------
-    paths : str or sequence of str
+    paths : str or Sequence of str
         A glob (``"results/runs/**/*.parquet"``) or a list of paths.
 
     Returns
@@ -387,8 +387,10 @@ def board_runs(runs: pl.LazyFrame, board=None) -> tuple[pl.LazyFrame, Board]:
 
     Returns
     -------
-    tuple of (polars.LazyFrame, Board)
-        The runs of the board (lazy), and the board.
+    runs : polars.LazyFrame
+        The runs of the board.
+    board : Board
+        The board.
 
     Raises
     ------
