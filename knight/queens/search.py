@@ -240,9 +240,6 @@ def dominate(
 ) -> SearchResult:
     """Every set of ``k`` queens that dominates the n x n board, searched by symmetry classes.
 
-    Counts every class once (its representative) with its orbit size. The units of work
-    can be kept in a store, read back on a later call (resume) and run a few at a time.
-
     Parameters
     ----------
     n : int
@@ -258,40 +255,29 @@ def dominate(
     client : distributed.Client or None
         A Dask client to run the tasks on instead of ``workers`` local threads.
     progress : knight.runtime.progress.Progress or None
-        Advanced once per finished task; None for no progress.
+        Advanced once per finished unit; None for no progress.
     store : str, os.PathLike, knight.queens.units.Keeping or None
-        A folder where each finished unit is written and from which finished units are
-        read back, each verified first (a damaged unit is searched again after one
-        warning; a store of another search is refused), or a ``Keeping`` that also says
-        how (refuse damage, replace a store of another plan, copy committed records).
+        A folder where finished units are written and read back, verified (resume), or a
+        ``Keeping`` that also says how to treat damage, another plan, committed records.
     only : Iterable of int or None
-        Unit indices to run (e.g. one per cluster job); the result covers just those.
-        None runs every unit.
+        Unit indices to run (e.g. one per cluster job), the result covering just those.
     stop_at : float or None
         A deadline in ``time.time()`` seconds (needs ``store``): no unit starts after it.
     report : Callable or None
-        Called as ``report(done, units, cpu)`` after the store is read and after each
-        finished unit: units done, units of the search, CPU seconds their results record.
+        Called as ``report(done, units, cpu)`` after the store is read and each unit ends.
 
     Returns
     -------
     SearchResult
-        Counts, ``representatives`` and ``orbits``; ``sets`` with ``keep``; ``resumed``
-        counts the units read back.
+        Counts (each class once, with its orbit size), ``representatives``, ``orbits``,
+        ``sets`` with ``keep``, ``resumed`` (units read back); :func:`dominate_all` checks it.
 
     Raises
     ------
     ValueError
-        A bad ``n``, ``k``, ``workers``, ``tasks`` or unit index, or ``stop_at`` without
-        ``store``, in one line; a store of another search.
+        A bad argument or unit index, ``stop_at`` without ``store``, a store of another search.
     knight.queens.units.Stopped
-        Units were left when ``stop_at`` passed (the started ones finish and are written;
-        nothing is merged).
-
-    See Also
-    --------
-    dominate_all : The independent check, every set enumerated.
-    domination_number : The fewest queens that dominate.
+        Units were left at ``stop_at`` (the started ones are written; nothing is merged).
 
     Examples
     --------
