@@ -32,7 +32,7 @@ PACKAGES = [
 ]
 
 #: A docs page named as plain text (a link is :doc:`/page`).
-PLAIN_PAGE = re.compile(r"(?<![`/<\w])docs/[\w/.-]+\.md\b")
+PLAIN_PAGE = re.compile(r"(?<!\w)docs/[\w/.-]+\.md\b")
 
 
 def module_names(module) -> list[str]:
@@ -186,7 +186,7 @@ def test_package_docstrings_link_their_pages(package):
 
 
 def toy(board, start=(1, 1), *, seed=1, extra=None):
-    """Walk the toy. See docs/conventions.md.
+    """Walk the toy. See docs/conventions.md and ``docs/api.md``.
 
     Parameters
     ----------
@@ -203,6 +203,7 @@ def test_the_checker_catches_an_incomplete_docstring():
     found = problems("toy", toy)
     assert found == [
         "toy: names docs/conventions.md as plain text (a link is :doc:`/page`)",
+        "toy: names docs/api.md as plain text (a link is :doc:`/page`)",
         "toy: parameter start has an empty description",
         "toy: parameter seed missing from Parameters",
         "toy: parameter extra missing from Parameters",

@@ -44,7 +44,7 @@ class Finding:
     finding : str
         The finding in one sentence.
     tested : str
-        The range tested (e.g. boards ``5-50``), or ``"none"``.
+        The sides or values tested (e.g. ``"5..8, 10"``), or ``"none"``.
     counterexample : str or None
         The first counter-example; None when there is none.
     evidence : polars.DataFrame

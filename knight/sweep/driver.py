@@ -179,7 +179,7 @@ def run(
         A folder to write the runs dataset to as well, as ``knight sweep --out`` writes it
         (checked before any work); None writes nothing.
     chunk_runs : int
-        Runs at most to a part file (and to a chunk of work).
+        Runs at most to a part file.
 
     Returns
     -------
