@@ -136,15 +136,22 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(Path|ArrayLike|NDArray|DataFrame|LazyFrame|Board|Tour|Iterable|Sequence|Callable|Mapping)"),
 ]
 
+# The site: six top sections (the root toctree: Get started, User guide, Examples,
+# Reference, Development, Changelog), each page's left sidebar the navigation of its
+# section; the landing page and the one-page sections have none (an empty sidebar
+# would show). knight.css lets wide code and tables scroll.
+extensions += ["knight_gallery"]  # the examples page's cards, thumbnails from the notebooks
 html_theme = "pydata_sphinx_theme"
 html_title = "knight"
 html_static_path = ["_static"]
+html_css_files = ["knight.css"]
 html_theme_options = {
     "navigation_with_keys": False,
+    "header_links_before_dropdown": 6,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
 }
-html_sidebars = {"index": []}
+html_sidebars = {"index": [], "get-started": [], "changelog": []}
 html_show_sourcelink = False

@@ -311,6 +311,7 @@ def test_exact_tours_are_checked_tours():
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCTEST_MODULES = [
     "knight.warnsdorff",
+    "knight.core.checks",
     "knight.core.dataset",
     "knight.core.symmetry",
     "knight.core.tour",

@@ -134,16 +134,62 @@ def _count(value, everything: int, named: dict[str, int] | None = None) -> int:
     return len(value)
 
 
-def check_sweep_fits(board: Board, starts, orders, *, kept: int | None = None, workers: int = 1) -> None:
-    """Refuse, in one line, a sweep whose :func:`sweep_bytes` do not fit in memory
-    (:func:`knight.runtime.memory.check_fits`); ``starts``, ``orders`` as :func:`run` takes them."""
+#: Seconds of CPU a run costs at least per square of the board, by engine: the tree
+#: walks a stretch that runs share once, the brute engine walks every run in full. Both
+#: lie below the measured costs (docs/performance.md, "Sweep"), so only a
+#: sweep that could not finish is refused.
+CPU_SECONDS_PER_RUN_SQUARE = {"tree": 0.3e-9, "brute": 4e-9}
+#: The CPU-hours above which a sweep is refused unless the caller raises the limit.
+DEFAULT_MAX_CPU_HOURS = 1000.0
+
+
+def sweep_cpu_hours(board: Board, starts: int, orders: int, engine: str = "tree") -> float:
+    """A lower estimate of the CPU-hours a sweep of ``starts`` x ``orders`` runs on
+    ``board`` costs with ``engine`` (:data:`CPU_SECONDS_PER_RUN_SQUARE`).
+
+    >>> round(sweep_cpu_hours(Board(1000, 1000), 10**6, 40320))
+    3360
+    """
+    return starts * orders * board.size * CPU_SECONDS_PER_RUN_SQUARE[engine] / 3600
+
+
+def check_sweep_fits(
+    board: Board,
+    starts,
+    orders,
+    *,
+    kept: int | None = None,
+    workers: int = 1,
+    engine: str = "tree",
+    max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
+) -> None:
+    """Refuse, in one line and before any work, a sweep that could not finish: one whose
+    :func:`sweep_cpu_hours` exceed ``max_cpu_hours`` (a :class:`~knight.core.checks.SettingError`
+    keyed ``max_cpu_hours``), or whose :func:`sweep_bytes` do not fit in memory
+    (:func:`knight.runtime.memory.check_fits`). ``starts``, ``orders`` as :func:`run`
+    takes them; ``kept`` rows held at once (default all).
+
+    >>> check_sweep_fits(Board(1000, 1000), "all", "all")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    knight.core.checks.SettingError: max_cpu_hours: sweep of 1000x1000 (...) needs ... 3,360 CPU-hours, ...
+    """
+    from knight.core.checks import SettingError, positive_number
     from knight.core.orders import N_ORDERS
     from knight.runtime.memory import check_fits
 
+    limit = positive_number("max_cpu_hours", max_cpu_hours)
     n_starts = _count(starts, board.size, {"corner": 1})
     n_orders = _count(orders, N_ORDERS)
-    need = sweep_bytes(board, n_starts, n_orders, kept=kept, workers=workers)
-    check_fits(f"sweep of {board.name} ({n_starts * n_orders:,} runs)", need)
+    what = f"sweep of {board.name} ({n_starts * n_orders:,} runs"
+    hours = sweep_cpu_hours(board, n_starts, n_orders, engine)
+    if hours > limit:
+        raise SettingError(
+            "max_cpu_hours",
+            f"{what}, {engine} engine) needs at least an estimated {hours:,.0f} CPU-hours, more than the "
+            f"limit of {limit:,.0f}: choose a smaller sweep or raise the limit",
+        )
+    check_fits(f"{what})", sweep_bytes(board, n_starts, n_orders, kept=kept, workers=workers))
 
 
 def run(
@@ -156,6 +202,7 @@ def run(
     out: str | Path | None = None,
     *,
     chunk_runs: int = DEFAULT_CHUNK_RUNS,
+    max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
 ):
     """Warnsdorff's rule from every start under every tie order of a board.
 
@@ -180,6 +227,9 @@ def run(
         (checked before any work); None writes nothing.
     chunk_runs : int
         Runs at most to a part file.
+    max_cpu_hours : float
+        CPU-hours above which the sweep is refused before any work (the estimate is a
+        lower bound: :data:`~knight.sweep.driver.DEFAULT_MAX_CPU_HOURS` by default).
 
     Returns
     -------
@@ -192,8 +242,9 @@ def run(
     Raises
     ------
     ValueError
-        A bad argument, in one line naming it (also a sweep too large for this machine's
-        memory, or an ``out`` folder that cannot be written).
+        A bad argument, in one line naming it; a sweep whose estimated CPU-hours exceed
+        ``max_cpu_hours`` or whose rows do not fit in memory; an ``out`` folder that cannot
+        be written. All before any work.
 
     See Also
     --------
@@ -208,11 +259,16 @@ def run(
     """
     import polars as pl
 
-    from knight.core.checks import board_arg, choice_arg, int_arg, named
+    from knight.core.checks import SettingError, board_arg, choice_arg, int_arg, named
     from knight.runtime.progress import Progress
 
     board = board_arg(board, min_side=3)
-    check_sweep_fits(board, starts, orders, workers=int_arg("workers", workers, 1))  # before any list is made
+    workers = int_arg("workers", workers, 1)
+    engine = choice_arg("engine", engine, ENGINES)
+    try:  # before any list is made
+        check_sweep_fits(board, starts, orders, workers=workers, engine=engine, max_cpu_hours=max_cpu_hours)
+    except SettingError as exc:
+        raise exc.renamed({}) from None
     try:
         squares = parse_starts(board, starts)
     except ValueError as exc:
@@ -226,10 +282,9 @@ def run(
         starts=squares,
         ranks=ranks,
         chunk_runs=int_arg("chunk_runs", chunk_runs, 1),
-        engine=choice_arg("engine", engine, ENGINES),
+        engine=engine,
         rule=rule,
     )
-    workers = int_arg("workers", workers, 1)
     if out is not None:
         check_output_dir(board_folder(out, board, spec.rule), root=out)
     tables = []
@@ -242,6 +297,8 @@ __all__ = [
     "run",
     "sweep",
     "check_sweep_fits",
+    "sweep_cpu_hours",
+    "DEFAULT_MAX_CPU_HOURS",
     "SweepSummary",
     "write_chunk",
     "chunk_path",
