@@ -154,4 +154,4 @@ def test_console_exits_without_walking_its_objects_and_its_files_are_whole(tmp_p
         [sys.executable, "-c", CONSOLE.format(argv=["queens", "place", "0"])], capture_output=True, text=True
     )
     assert bad.returncode == 2  # an error keeps its exit code and its one line
-    assert bad.stderr.splitlines()[0] == "knight queens: error: board side n must be at least 1, got n=0"
+    assert bad.stderr.splitlines()[0] == "knight queens: error: n must be in 1..32, got 0"
