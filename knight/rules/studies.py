@@ -637,23 +637,60 @@ def run(
     workers: int = 1,
     progress: bool = True,
 ):
-    """``rule`` on ``board`` from ``starts``: a ``polars.DataFrame`` of runs, one row per
-    (start, trial), or per (start, order) with ``orders``.
+    """A tie-break rule on a board: one run per (start, trial), or per (start, order).
 
-    The columns are the rules stage's runs table's (:data:`RUNS_SCHEMA`): ``start`` and
-    ``end`` are square indices ``row * cols + col``, ``order`` the rank of the tie order
-    used (null for random and squirrel-cull), ``attempts`` random-order's attempts.
-    ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides at least 3);
-    ``starts``: ``"corner"`` ((1, 1)), ``"all"`` or 1-based ``(row, col)`` pairs;
-    ``order``: the tie order after the rule's key (fixed, pohl, roth, corner);
-    ``orders``: ``"default"`` (that one order), ``"all"`` or order strings (every one
-    from every start, tie-tree engine); ``trials``, ``seed``: runs per start and the
-    generator's seed of the random rules; ``retries``: random-order's attempts at most;
-    ``workers``: Dask worker threads (1: this thread, no Dask). Defaults are
-    :mod:`knight.engine.tiebreak`'s, as on the command line (``knight rules``). A progress
-    bar is drawn when stderr is a terminal (and ``progress``). Bad arguments raise
-    ``ValueError`` naming the argument.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
+    rule : str
+        The tie-break rule: ``fixed``, ``pohl``, ``roth``, ``corner``, ``random``,
+        ``random-order``, ``squirrel-cull``, ``pohl-random`` or ``roth-random``
+        (:doc:`/conventions`).
+    starts : str or Sequence of tuple of int
+        ``"corner"`` (1, 1), ``"all"`` or 1-based ``(row, col)`` pairs (run once each,
+        in square order).
+    order : str
+        The tie order that breaks what the rule's key leaves tied (fixed, pohl, roth,
+        corner), highest priority first.
+    orders : str or Sequence of str
+        ``"default"`` (``order`` alone), ``"all"`` or order strings: every one from every
+        start, by the tie-tree engine.
+    trials : int
+        Runs per start of the random rules.
+    seed : int
+        Seed of the random rules' generator.
+    retries : int
+        Attempts random-order makes at most per run.
+    workers : int
+        Dask worker threads; 1 runs in this thread, without Dask.
+    progress : bool
+        Draw a progress bar when stderr is a terminal.
 
+    Returns
+    -------
+    polars.DataFrame
+        The rules stage's runs, columns ``rule, rows, cols, start, order, trial, attempts,
+        visited, end, complete, closed``: ``start`` and ``end`` are square indices
+        ``row * cols + col``, ``order`` the tie order's rank (null for random and
+        squirrel-cull), ``attempts`` random-order's attempts.
+
+    Raises
+    ------
+    ValueError
+        A bad argument, in one line naming it (also a run too large for this machine's memory).
+
+    See Also
+    --------
+    knight.rules.tables : Aggregates of the runs.
+    knight.tour : One run, as a :class:`~knight.Tour`.
+
+    Notes
+    -----
+    The defaults are the command line's (``knight rules``).
+
+    Examples
+    --------
     >>> run(8, "pohl").select("rule", "start", "visited", "complete").rows()
     [('pohl', 0, 64, True)]
     """

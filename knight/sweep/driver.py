@@ -204,23 +204,55 @@ def run(
     chunk_runs: int = DEFAULT_CHUNK_RUNS,
     max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
 ):
-    """Warnsdorff's rule from every start under every tie order of ``board``: a
-    ``polars.DataFrame`` with one row per (start, order), sorted by start, then order.
+    """Warnsdorff's rule from every start under every tie order of a board.
 
-    The columns are the Parquet runs table's (:data:`RUNS_SCHEMA`): ``start`` and ``end``
-    are square indices ``row * cols + col`` (0-based), ``order`` the tie order's rank
-    (docs/conventions.md). ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides
-    at least 3); ``starts``: ``"all"``, ``"corner"`` or 1-based ``(row, col)`` pairs;
-    ``orders``: ``"all"`` (the 40,320) or order strings; ``rule``: fixed, pohl, roth or
-    corner (each order breaks the ties the rule's key leaves); ``engine``: ``"tree"``
-    (each distinct path walked once) or ``"brute"`` (every pair walked: the independent
-    check); ``workers``: Dask worker threads (1: this thread, no Dask). With ``out`` the
-    runs dataset is written there too, as ``knight sweep --out`` writes it (the folder
-    is checked before any work), ``chunk_runs`` runs at most to a part file. A sweep
-    whose lower estimate exceeds ``max_cpu_hours`` CPU-hours, or whose rows do not fit
-    in memory, is refused before any work (:func:`~knight.sweep.driver.check_sweep_fits`). A progress bar is
-    drawn when stderr is a terminal.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
+    starts : str or Sequence of tuple of int
+        ``"all"``, ``"corner"`` (1, 1) or 1-based ``(row, col)`` pairs.
+    orders : str or Sequence of str
+        ``"all"`` (the 40,320 tie orders) or order strings such as ``"12345678"``.
+    rule : str
+        The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
+        ``roth`` or ``corner``.
+    engine : str
+        ``"tree"`` (each distinct path walked once) or ``"brute"`` (every pair walked:
+        the independent check).
+    workers : int
+        Dask worker threads; 1 runs in this thread, without Dask.
+    out : str, pathlib.Path or None
+        A folder to write the runs dataset to as well, as ``knight sweep --out`` writes it
+        (checked before any work); None writes nothing.
+    chunk_runs : int
+        Runs at most to a part file.
+    max_cpu_hours : float
+        CPU-hours above which the sweep is refused before any work (the estimate is a
+        lower bound: :data:`~knight.sweep.driver.DEFAULT_MAX_CPU_HOURS` by default).
 
+    Returns
+    -------
+    polars.DataFrame
+        One row per (start, order), sorted by start, then order, with the columns of the
+        runs table: ``rows, cols, start, order, visited, end, complete, closed, ties``;
+        ``start`` and ``end`` are square indices ``row * cols + col``, ``order`` the tie
+        order's rank (:doc:`/conventions`). A progress bar is drawn when stderr is a terminal.
+
+    Raises
+    ------
+    ValueError
+        A bad argument, in one line naming it; a sweep whose estimated CPU-hours exceed
+        ``max_cpu_hours`` or whose rows do not fit in memory; an ``out`` folder that cannot
+        be written. All before any work.
+
+    See Also
+    --------
+    knight.sweep.tables : Aggregates of the runs.
+    knight.scan : The runs of a written dataset, verified.
+
+    Examples
+    --------
     >>> runs = run(5, starts=[(1, 1)], orders=["12345678", "21345678"])
     >>> runs.select("start", "order", "visited", "complete").rows()
     [(0, 0, 25, True), (0, 5040, 25, True)]
