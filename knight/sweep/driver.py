@@ -228,8 +228,9 @@ def run(
     chunk_runs : int
         Runs at most to a part file.
     max_cpu_hours : float
-        CPU-hours above which the sweep is refused before any work (the estimate is a
-        lower bound: :data:`~knight.sweep.driver.DEFAULT_MAX_CPU_HOURS` by default).
+        The most CPU-hours the sweep may be estimated to cost (a lower estimate,
+        :func:`~knight.sweep.driver.sweep_cpu_hours`); above it the sweep is refused
+        before any work. ``float("inf")``: no limit.
 
     Returns
     -------
