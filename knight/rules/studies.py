@@ -41,6 +41,7 @@ from knight.core.checks import (
 )
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
+from knight.engine import rule_registry
 from knight.engine.squirrel_cull import check_board
 from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks, sweep_bytes
 from knight.engine.sweep import run_chunk as run_sweep_chunk
@@ -115,14 +116,10 @@ class RuleSpec:
             order_rank(self.order)
         except ValueError as exc:
             raise SettingError("order", f"{self.order!r}: {exc}") from None
-        random = self.rule in RANDOM_RULES
-        for name, neutral, applies in (
-            ("seed", 0, random),
-            ("trials", 1, random),
-            ("retries", 1, self.rule == "random-order"),
-        ):
+        takes = rule_registry.rule(self.rule).defaults
+        for name, neutral in (("seed", 0), ("trials", 1), ("retries", 1)):
             try:
-                value = check_setting(name, getattr(self, name)) if applies else neutral
+                value = check_setting(name, getattr(self, name)) if name in takes else neutral
             except ValueError as exc:
                 raise SettingError(name, str(exc)) from None
             object.__setattr__(self, name, value)
@@ -136,12 +133,7 @@ class RuleSpec:
     def params(self) -> dict:
         """Plain values that decide this rule's rows."""
         out = {"rule": self.rule}
-        if self.rule in ORDER_RULES:
-            out["order"] = self.order
-        if self.rule in RANDOM_RULES:
-            out.update(seed=self.seed, trials=self.trials)
-        if self.rule == "random-order":
-            out["retries"] = self.retries
+        out.update((name, getattr(self, name)) for name, _ in rule_registry.rule(self.rule).settings)
         return out
 
     def steps_per_start(self, board: Board) -> int:
@@ -210,7 +202,7 @@ class Study:
         if not self.boards:
             raise SettingError("boards", f"study {self.name!r}: needs at least one board")
         for spec in self.rules:
-            if spec.rule == "squirrel-cull":
+            if rule_registry.rule(spec.rule).switches_orders:
                 for board in self.boards:
                     try:
                         check_board(board.rows, board.cols)
@@ -218,7 +210,7 @@ class Study:
                         raise SettingError("boards", str(exc)) from None
                 if self.starts != "corner":
                     raise SettingError(
-                        "starts", f"{_shown(self.starts)}: squirrel-cull starts from (1, 1) only: use starts: corner"
+                        "starts", f"{_shown(self.starts)}: {spec.rule} starts from (1, 1) only: use starts: corner"
                     )
             if self.orders != "default" and spec.rule not in ORDER_RULES:
                 other = [s.rule for s in self.rules if s.rule not in ORDER_RULES]
