@@ -59,6 +59,7 @@ from versions import alternate, board_for, module, spread
 from knight.core.board import Board
 from knight.core.orders import all_orders
 from knight.engine.layout import Outcomes
+from knight.engine.tiebreak import ORDER_RULES
 from knight.engine.walk import RULES, outcomes, pair_outcomes
 
 
@@ -253,7 +254,7 @@ def before(ref: str, sides: list[int], rounds: int, least: float, workloads=WORK
             calls = both(lambda m, r=rule: m.outcomes(board_for(m, b8), r, many8, **run))
             ratios.append(_compare(f"{rule}, 8x8 x 200,000 runs", calls, rounds, least))
     gen = np.random.default_rng(8)
-    for rule in [r for r in ("fixed", "pohl", "roth", "corner") if r in rules] if "pairs" in workloads else ():
+    for rule in [r for r in ORDER_RULES if r in rules] if "pairs" in workloads else ():
         starts = np.repeat(np.arange(64), 2500)
         ranks = gen.integers(0, 40320, len(starts))
         calls = both(lambda m, r=rule, s=starts, k=ranks: m.pair_outcomes(board_for(m, b8), r, s, k))

@@ -68,6 +68,7 @@ from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
 from knight.engine.step import LEVEL, enter
 from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows
+from knight.engine.tiebreak import ORDER_RULES
 from knight.engine.tree import search, tree_orbit
 from knight.sweep.driver import sweep
 
@@ -520,7 +521,7 @@ def main(argv=None) -> int:
         print("|---|---|---|---|---|---|---|")
         for name in args.rules:
             board = parse_board(name)
-            rules = ("fixed", "pohl", "roth", "corner")
+            rules = ORDER_RULES
             r = alternate_sweeps(board, {rule: (tree_orbit, {"rule": rule}) for rule in rules}, args.repeats)
             orbits = SweepSpec(board).orbits()
             leaves = {rule: sum(len(search(board, int(o[0]), rule=rule)["visited"]) for o in orbits) for rule in rules}

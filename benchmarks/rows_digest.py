@@ -22,9 +22,13 @@ import time
 
 import numpy as np
 
+from knight.engine.rule_registry import names
+from knight.engine.rule_registry import rule as registry_rule
+
 BOARDS = ["5", "6", "7", "8", "9", "10", "3x7", "4x5", "5x6", "6x8"]
-ORDER_RULES = ("fixed", "pohl", "roth", "corner")
-RULES = ORDER_RULES + ("random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
+#: Today's rules, digested under both packages (an older one must run them all).
+ORDER_RULES = names(takes_orders=True)
+RULES = names()
 LARGE = {"fixed": [301], "roth": [2001], "pohl": [301], "corner": [301], "squirrel-cull": [1001, 4100]}
 
 
@@ -61,9 +65,10 @@ def digests(pkg, boards: list[str], engines=("tree", "brute")) -> dict[str, str]
         parts = []
         for name in boards:
             board = core.parse_board(name)
-            if rule == "squirrel-cull" and (board.rows != board.cols or board.rows < 5):
+            switched = registry_rule(rule).switches_orders  # square boards of side 5 or more, from (1, 1)
+            if switched and (board.rows != board.cols or board.rows < 5):
                 continue
-            starts = [0] if rule == "squirrel-cull" else np.arange(board.size)
+            starts = [0] if switched else np.arange(board.size)
             for seed in (0, 7):
                 parts.append(walk.outcomes(board, rule, starts, 3, order="31245678", seed=seed, retries=3))
         for side in LARGE.get(rule, [501]):

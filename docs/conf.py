@@ -11,6 +11,7 @@ config key from the JSON schemas in ``knight/pipeline/schemas/`` and the command
 from its argparse parser (the small extension ``docs/_ext/knight_docs.py``).
 """
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -45,7 +46,9 @@ release = version = "0.1.0"
 extensions = [
     "myst_nb",  # Markdown pages (MyST-Parser) and notebooks
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
+    "sphinx.ext.autosummary",  # a page per public name (docs/reference/generated/)
+    "sphinx.ext.napoleon",  # the docstrings' numpydoc sections
+    "sphinx.ext.viewcode",  # each page links to its highlighted source
     "knight_docs",  # config keys from the schemas, the CLI from its parser
 ]
 
@@ -53,7 +56,6 @@ source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 smartquotes = False  # "--configfile" stays two hyphens in generated tables and prose
 exclude_patterns = ["_build", "**/.ipynb_checkpoints", "examples/README.md"]
-templates_path = []
 
 # MyST: headings get anchors down to level 3, so [text](page.md#a-heading) is checked.
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -67,10 +69,51 @@ nb_execution_show_tb = True
 nb_execution_timeout = 300
 nb_merge_streams = True
 
-# The API reference: the public names only, with the docstrings' reST and Sphinx roles.
+# The API reference: the public names only, one generated page each (not committed),
+# from numpydoc-style docstrings. Types are the docstrings' (the signature keeps its
+# annotations); defaults are shown as written in the source (``TREE_BYTES``, not 2**44).
 autodoc_member_order = "bysource"
-autodoc_typehints = "description"
-autosummary_generate = False
+autodoc_typehints = "signature"
+autodoc_preserve_defaults = True
+autosummary_generate = True
+autosummary_imported_members = False
+templates_path = ["_templates"]  # the generated pages as MyST (autosummary/)
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_preprocess_types = True
+napoleon_use_rtype = False
+LONG_TUPLE = re.compile(r"\((\d+), (\d+), (?:\d+, ){8,}(\d+)\)")
+
+
+def shorten_long_defaults(app, what, name, obj, options, signature, return_annotation):
+    """A signature with a long tuple of ints as a default (a dataclass's ``__init__``,
+    whose source autodoc cannot read) shows it as ``(0, 1, ..., 40319)``: Sphinx parses
+    a signature in time quadratic in its length, and a reader wants the range."""
+    if signature and LONG_TUPLE.search(signature):
+        return LONG_TUPLE.sub(r"(\1, \2, ..., \3)", signature), return_annotation
+    return None
+
+
+def constant_comment(app, what, name, obj, options, lines):
+    """A constant a package re-exports (``knight.exact.PRUNE_LEVELS``) is described by its
+    ``#:`` comment in the module that defines it, not by its type's docstring."""
+    if what != "data":
+        return
+    from sphinx.pycode import ModuleAnalyzer
+
+    package, attr = name.rsplit(".", 1)
+    for module in sorted(m for m in sys.modules if m.startswith(package + ".")):
+        if getattr(sys.modules[module], attr, None) is obj:
+            comment = ModuleAnalyzer.for_module(module).find_attr_docs().get(("", attr))
+            if comment:
+                lines[:] = list(comment)
+                return
+
+
+def setup(app):
+    app.connect("autodoc-process-signature", shorten_long_defaults)
+    app.connect("autodoc-process-docstring", constant_comment)
+
 
 # Strict build (-n): every cross-reference must resolve, except references to other
 # libraries (no inventories are fetched: the build needs no network) and to internal
@@ -93,15 +136,22 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(Path|ArrayLike|NDArray|DataFrame|LazyFrame|Board|Tour|Iterable|Sequence|Callable|Mapping)"),
 ]
 
+# The site: six top sections (the root toctree: Get started, User guide, Examples,
+# Reference, Development, Changelog), each page's left sidebar the navigation of its
+# section; the landing page and the one-page sections have none (an empty sidebar
+# would show). knight.css lets wide code and tables scroll.
+extensions += ["knight_gallery"]  # the examples page's cards, thumbnails from the notebooks
 html_theme = "pydata_sphinx_theme"
 html_title = "knight"
 html_static_path = ["_static"]
+html_css_files = ["knight.css"]
 html_theme_options = {
     "navigation_with_keys": False,
+    "header_links_before_dropdown": 6,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
     "footer_end": [],
 }
-html_sidebars = {"index": []}
+html_sidebars = {"index": [], "get-started": [], "changelog": []}
 html_show_sourcelink = False

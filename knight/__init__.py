@@ -1,7 +1,7 @@
 """Chessboard combinatorics: Warnsdorff's rule under tie orders and tie-break rules,
 queens, exact tours.
 
-The Python API (docs/api.md): :func:`tour` runs Warnsdorff's rule once and returns a
+The Python API (:doc:`/api`): :func:`tour` runs Warnsdorff's rule once and returns a
 :class:`Tour`; each stage is a subpackage with a ``run`` function or entry points of
 its own: ``knight.sweep.run`` (every start x every tie order of a board),
 ``knight.rules.run`` (a tie-break rule on a board), ``knight.queens.dominate`` /
@@ -11,7 +11,7 @@ the workflow's stored results, verified.
 
 Boards are ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`Board`; squares
 people see are 1-based ``(row, col)``, row 1 at the top; inside, a square is the index
-``row * cols + col`` (0-based). ``docs/conventions.md`` gives every definition. Names
+``row * cols + col`` (0-based). :doc:`/conventions` gives every definition. Names
 are imported on first use, so ``import knight`` loads no library; it points numba's
 cache at the folder of this source version (:mod:`knight.runtime.jit_cache`).
 """

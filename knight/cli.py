@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     note_interrupts()
     one_line_interrupts(f"knight {args.command}")
     try:
-        with seal.writer(f"knight {args.command}"):  # what made the files, in their seals
+        with seal.recording(seal.Provenance(by=f"knight {args.command}")):  # what made the files, in their seals
             return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"knight {args.command}: interrupted", file=sys.stderr)

@@ -22,17 +22,46 @@ def tour(
     trial: int = 0,
     retries: int = DEFAULT_RETRIES,
 ) -> Tour:
-    """Run Warnsdorff's rule on ``board`` from ``start``, ties broken by ``rule``.
+    """Run Warnsdorff's rule once on a board from a start, ties broken by a tie-break rule.
 
-    ``board``: ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`~knight.Board`;
-    ``start``: 1-based ``(row, col)`` or ``"R,C"``, row 1 at the top; ``rule``: one of
-    ``fixed, pohl, roth, corner, random, random-order, squirrel-cull, pohl-random,
-    roth-random``
-    (docs/conventions.md, "Tie-break rules"); ``order``: the tie order, highest priority
-    first, that breaks what the rule leaves tied (fixed, pohl, roth, corner); ``seed``
-    and ``trial`` key the random rules' draws; ``retries`` bounds random-order's
-    attempts. Bad arguments raise ``ValueError`` naming the argument.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8`` (8 x 8), ``"6x8"`` (6 rows, 8 columns) or a :class:`~knight.Board`.
+    start : tuple of int or str
+        The first square, 1-based ``(row, col)`` or ``"R,C"``, row 1 at the top.
+    rule : str
+        The tie-break rule: ``fixed``, ``pohl``, ``roth``, ``corner``, ``random``,
+        ``random-order``, ``squirrel-cull``, ``pohl-random`` or ``roth-random``
+        (:doc:`/conventions`, "Tie-break rules").
+    order : str
+        The tie order, a permutation of the moves ``1``..``8``, highest priority first: it
+        breaks what the rule leaves tied (fixed, pohl, roth, corner).
+    seed : int
+        Seed of the random rules' generator.
+    trial : int
+        Trial number: with ``seed``, it keys one random run's draws.
+    retries : int
+        Attempts random-order makes at most before it gives up.
 
+    Returns
+    -------
+    Tour
+        The walk, complete or stuck.
+
+    Raises
+    ------
+    ValueError
+        A bad argument, in one line naming it; a board too large for this machine's memory.
+
+    See Also
+    --------
+    knight.sweep.run : Every start under every tie order.
+    knight.rules.run : A tie-break rule over many starts and trials.
+    knight.exact.backtrack : A tour found by search, or proof of none.
+
+    Examples
+    --------
     >>> t = tour(8)
     >>> t.visited, t.complete, t.closed, t.squares[-1], t.ties
     (64, True, False, (2, 7), 14)

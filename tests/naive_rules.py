@@ -7,7 +7,12 @@ Squares are 0-based ``(row, col)`` inside, square indices ``row * cols + col`` o
 
 from naive import MOVES, ORDER_STRINGS  # moves 1..8 as (d_row, d_col); the 40,320 orders by rank
 
+#: Every rule.
 RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
+#: Rules whose residual ties the tie order breaks.
+ORDER_RULES = ("fixed", "pohl", "roth", "corner")
+#: Rules that draw from the random stream (random-order draws orders, the others moves).
+RANDOM_RULES = ("random", "random-order", "pohl-random", "roth-random")
 
 # --- the counter-based generator (conventions, "Random choices") -------------------
 MASK = (1 << 64) - 1
@@ -189,7 +194,7 @@ def walk(rows, cols, start, rule, order="12345678", key=0):
             tied = [(m, sq) for m, sq in tied if dist(sq) == best]
         if len(tied) > 1:
             ties += 1
-        if rule in ("random", "pohl-random", "roth-random") and len(tied) > 1:
+        if rule in RANDOM_RULES and len(tied) > 1:  # random-order's attempts walk as fixed
             tied.sort()  # by move number
             j, i = below(key, i, len(tied))
             _, (r, c) = tied[j]
@@ -223,7 +228,7 @@ def run(rows, cols, start, rule, order="12345678", seed=0, trial=0, retries=1):
     else:
         key = stream_key(seed, rows, cols, start, trial)
         path, ties, _ = walk(rows, cols, start, rule, order, key)
-        used = None if rule in ("random", "squirrel-cull", "pohl-random", "roth-random") else order
+        used = order if rule in ORDER_RULES else None
         attempts = 1
     visited, end, complete, closed = outcome(rows, cols, path)
     return dict(

@@ -199,3 +199,30 @@ def test_the_committed_records():
     done, sets, _ = check_folder(FOLDER, N, K, UNITS, stated_counts(), SETS_FILE)
     if done < UNITS:
         pytest.skip(f"{done} of {UNITS} units recorded ({sets} sets so far): no count to compare yet")
+
+
+INDEPENDENT_LOG = REPO / "data" / "a002564" / "n20-independent.jsonl"
+DRAWN = 64  # units of n = 20 the independent search has checked (docs/queens.md)
+
+
+def test_the_independent_search_agrees_on_the_drawn_units():
+    """The log of tests/independent_queens.py on n = 20: one line per unit of the fixed
+    draw (numpy's default_rng(20) permutation of the plan's units, its first DRAWN), each
+    agreeing with the engine; where the unit is also recorded, the record's counts are
+    the independent search's."""
+    import numpy as np
+
+    lines = [json.loads(line) for line in INDEPENDENT_LOG.read_text().splitlines()]
+    units = [line["unit"] for line in lines]
+    drawn = np.random.default_rng(20).permutation(UNITS)[:DRAWN]
+    assert sorted(units) == sorted(int(u) for u in drawn), "the log is not the first draw positions"
+    assert all((line["n"], line["k"], line["units"]) == (N, K, UNITS) for line in lines)
+    for line in lines:
+        ours = (line["solutions"], line["classes"])
+        theirs = (line["independent_solutions"], line["independent_classes"])
+        assert line["agree"] and ours == theirs, line
+        record = FOLDER / f"unit-{line['unit']:05d}.json"
+        if record.exists():
+            result = json.loads(record.read_text())["result"]
+            assert (result["solutions"], result["classes"]) == theirs, record.name
+    assert f"{DRAWN} randomly drawn units of dominate 20 11" in (REPO / "docs" / "queens.md").read_text()

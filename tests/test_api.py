@@ -141,8 +141,8 @@ def test_drawings(tmp_path):
         (lambda: knight.rules.run(8, "pohl", starts="everywhere"), "starts 'everywhere': give all, corner"),
         (lambda: knight.rules.run(8, "random", trials=0), "trials must be in 1..4294967296, got 0"),
         (lambda: knight.rules.run(8, "warnsdorf"), "rule 'warnsdorf' is not one of"),
-        (lambda: knight.queens.dominate(5, 0), "number of queens k must be at least 1"),
-        (lambda: knight.queens.place(0), "board side n must be at least 1"),
+        (lambda: knight.queens.dominate(5, 0), "k must be at least 1, got 0"),
+        (lambda: knight.queens.place(0), "n must be in 1..32, got 0"),
         (lambda: knight.exact.backtrack(5, (6, 1)), "start: square (6, 1) is off the 5x5 board"),
         (lambda: knight.exact.backtrack(5, prune="all"), "prune 'all' is not one of none"),
         (lambda: knight.exact.construct(7), "7x7 has no closed knight's tour"),
@@ -311,6 +311,7 @@ def test_exact_tours_are_checked_tours():
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCTEST_MODULES = [
     "knight.warnsdorff",
+    "knight.core.checks",
     "knight.core.dataset",
     "knight.core.symmetry",
     "knight.core.tour",
@@ -329,6 +330,7 @@ DOCTEST_MODULES = [
     "knight.claims.scan",
     "knight.claims.findings",
     "knight.claims.table",
+    "knight.queens.checks",
     "knight.queens.search",
     "knight.queens.speedup",
     "knight.report.figures",

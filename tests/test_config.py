@@ -263,23 +263,20 @@ def test_a_yaml_error_in_the_default_config_names_file_and_line(repo, tmp_path):
 
 
 def test_the_schema_states_the_libraries_rule_names_and_defaults():
-    """One source: the rules section's schema names the rules of knight.engine.tiebreak and
-    fills in its defaults, within its ranges (the command line and the API take them too)."""
+    """One source: the rules section's schema names the rules of
+    knight.engine.rule_registry, each with the registry's settings and their defaults,
+    within tiebreak's ranges (the command line and the API take them too)."""
     from knight.engine import tiebreak
+    from knight.engine.rule_registry import REGISTRY
 
     rules = yaml.safe_load((SCHEMA.parent / "rules.schema.yaml").read_text())
-    assert rules["$defs"]["rule"]["enum"] == list(tiebreak.RULES)
+    assert rules["$defs"]["rule"]["enum"] == [r.name for r in REGISTRY]
     settings = rules["properties"]["settings"]["properties"]
-    assert set(settings) == set(tiebreak.RULES)
-    for rule, schema in settings.items():
-        props = schema.get("properties", {})
-        if "order" in props:
-            assert props["order"]["default"] == tiebreak.DEFAULT_ORDER, rule
-        for name, default in (("seed", tiebreak.DEFAULT_SEED), ("trials", tiebreak.DEFAULT_TRIALS)):
-            if name in props:
-                assert props[name]["default"] == default, (rule, name)
+    assert list(settings) == [r.name for r in REGISTRY]
+    for r in REGISTRY:
+        props = settings[r.name].get("properties", {})
+        assert {name: p.get("default") for name, p in props.items()} == r.defaults, r.name
         if "retries" in props:
-            assert props["retries"]["default"] == tiebreak.DEFAULT_RETRIES
             assert (props["retries"]["minimum"], props["retries"]["maximum"]) == tiebreak.LIMITS["retries"]
     for name in ("seed", "trials"):
         low, high = tiebreak.LIMITS[name]

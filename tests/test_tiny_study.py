@@ -61,17 +61,22 @@ def test_every_stage_made_its_outputs(tiny, stage):
         assert (tiny / path).stat().st_size > 0, path
 
 
+def test_a_run_shows_its_progress_without_job_listings(tiny):
+    """The default profile's ``quiet: [rules]``: no job's listing, every job's progress."""
+    first_run = sorted((tiny / ".snakemake/log").glob("*.log"))[0]
+    text = first_run.read_text()
+    assert not re.search(r"^(local)?rule \w+:$", text, flags=re.M)
+    assert re.search(r"^(\d+) of \1 steps \(100%\) done$", text, flags=re.M)
+
+
 def test_every_script_ran_and_logged(repo, tiny):
     scripts = {
         p.removesuffix(".py") for p in os.listdir(os.path.join(repo, "workflow", "scripts")) if p.endswith(".py")
     }
     logs = list((tiny / "results/logs").rglob("*.log"))
     assert logs and all(p.stat().st_size > 0 for p in logs)
-    ran = set()
     first_run = sorted((tiny / ".snakemake/log").glob("*.log"))[0]  # then the --report run
-    for line in first_run.read_text().splitlines():
-        if line.startswith("rule ") or line.startswith("localrule "):
-            ran.add(line.split()[1].rstrip(":"))
+    ran = set(re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)$", first_run.read_text(), flags=re.M))
     # Every script of workflow/scripts belongs to a Snakemake rule, and every such one ran.
     used, with_script = set(), set()  # scripts named by a Snakemake rule; the rules that run one
     for smk in os.listdir(os.path.join(repo, "workflow", "rules")):

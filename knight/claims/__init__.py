@@ -1,5 +1,5 @@
 """The claims stage: published claims about Warnsdorff's rule and about queens, checked by
-the pipeline's own result tables (docs/claims.md).
+the pipeline's own result tables (:doc:`/claims`).
 
 A :class:`Claim` names its source, its sentence, what tests it (a rules study, a
 scan or the queens stage) and how the finding is computed

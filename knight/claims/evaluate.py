@@ -55,9 +55,35 @@ def queens_counts(counts: str | Path | None = None, summaries=()) -> tuple[pl.Da
 
 
 def evaluate(claim: Claim, *, runs=None, scan=None, boards=None, counts=None) -> Finding:
-    """The finding of ``claim`` from the tables its finding reads: ``runs`` (a rules
-    study's runs), ``scan`` and ``boards`` (a scan's table and boards), ``counts``
-    (queens); not run when they are absent."""
+    """The finding of a claim from the tables its finding reads.
+
+    Parameters
+    ----------
+    claim : Claim
+        The claim.
+    runs : polars.DataFrame, polars.LazyFrame or None
+        A rules study's runs (findings ``tours_from_corner``, ``failures_from_corner``, ``rate``).
+    scan : polars.DataFrame or None
+        A scan's table (findings ``first_failures``, ``failure_share``).
+    boards : Sequence of Board or None
+        The scan's boards, with ``scan``.
+    counts : polars.DataFrame or None
+        The queens stage's counts (finding ``queens_sequence``).
+
+    Returns
+    -------
+    Finding
+        The finding; verdict ``"not run"`` when the table it reads is None.
+
+    Examples
+    --------
+    >>> import knight
+    >>> c = Claim("sc", "S&C", "Tours.", "s", "tours_from_corner", boards=(5, 6))
+    >>> evaluate(c, runs=knight.rules.run(5, "squirrel-cull")).verdict
+    'holds on 5 (not run: 6)'
+    >>> evaluate(c).verdict
+    'not run'
+    """
     finder = FINDERS[claim.finding]
     if claim.finding in SCAN_FINDINGS:
         return not_run(claim) if scan is None else finder(claim, scan, boards)

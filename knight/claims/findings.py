@@ -33,7 +33,23 @@ DISPUTED_CLASSES = {16: 43}
 
 @dataclass
 class Finding:
-    """What the tables say about a claim (``evidence``: one row per board or value)."""
+    """What the pipeline's tables say about a claim.
+
+    Parameters
+    ----------
+    verdict : str
+        ``"holds"``, ``"holds on ..."`` (no counter-example on the boards tested, fewer
+        than the claim's), ``"fails"``, ``"listed"`` (a list to hold against the
+        source's) or ``"not run"`` (what tests it is not in the run).
+    finding : str
+        The finding in one sentence.
+    tested : str
+        The sides or values tested (e.g. ``"5..8, 10"``), or ``"none"``.
+    counterexample : str or None
+        The first counter-example; None when there is none.
+    evidence : polars.DataFrame
+        A table a reader can hold against the source: one row per board or value.
+    """
 
     verdict: str
     finding: str

@@ -108,16 +108,42 @@ def first_failures(
     *,
     client=None,
 ) -> dict[str, np.ndarray]:
-    """For each rank of ``ranks``, the first of ``boards`` (in the order given) on which
-    ``rule`` under that tie order does not complete a tour from (1, 1). Boards whose tie
-    tree would reserve more than ``tree_bytes`` are walked by brute force.
+    """For each tie order, the first board on which a rule under it does not complete a tour from (1, 1).
 
-    Returns ``order``, ``first_rows``, ``first_cols`` (0: no failure), ``visited`` (squares
-    reached on the first failing board, 0: none) and ``boards`` (boards completed before
-    it), plus ``steps`` (knight steps walked) and ``seconds``. Each board is one task of
-    :func:`knight.runtime.tasks.run_tasks` (on ``client`` if given): a board's orders are
-    those still completing on the boards before it. ``progress`` (a
-    :class:`knight.runtime.progress.Progress`) is advanced once per board.
+    Each board is one task: its orders are those still completing on the boards before it.
+
+    Parameters
+    ----------
+    rule : str
+        The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
+        ``roth`` or ``corner``.
+    boards : Sequence of Board
+        The boards, in scan order.
+    ranks : ArrayLike of int
+        Tie order ranks (0 to 40,319); repeats are dropped, the rows are by rank.
+    progress : knight.runtime.progress.Progress or None
+        Advanced once per board; None for no progress.
+    tree_bytes : int
+        Boards whose tie tree would reserve more address space than this (bytes) are walked
+        by brute force (same rows).
+    client : distributed.Client or None
+        A Dask client to run the tasks on; None runs them in this thread.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``order`` (ranks), ``first_rows`` and ``first_cols`` (the first failing board; 0:
+        no failure), ``visited`` (squares reached on it; 0: none), ``boards`` (boards
+        completed before it), and one-element ``steps`` (knight steps walked) and ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        A rule other than the four.
+
+    See Also
+    --------
+    failures_every_board, longest_lasting, to_table
     """
     if rule not in ORDER_RULES:
         raise ValueError(f"rule: {rule!r}: first failures are scanned for {', '.join(ORDER_RULES)}")
@@ -219,15 +245,47 @@ def failures_every_board(
     client=None,
     workers: int = 1,
 ) -> dict:
-    """For each rank of ``ranks``, every one of ``boards`` on which ``rule`` under that tie
-    order fails from (1, 1): every board is walked for every order, failed or not, each
-    board a task of :func:`knight.runtime.tasks.run_tasks` (on ``client``, or ``workers``
-    local threads).
+    """For each tie order, every board on which a rule under it fails from (1, 1).
 
-    Returns ``order``, ``tested`` (boards), ``failures``, ``first_rows``, ``first_cols``
-    (0: none), and per order the lists ``failed_rows``, ``failed_cols``,
-    ``failed_visited`` (scan order), plus ``steps`` and ``seconds``.
+    Every board is walked for every order, failed or not, each board one task.
 
+    Parameters
+    ----------
+    rule : str
+        The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
+        ``roth`` or ``corner``.
+    boards : Sequence of Board
+        The boards, in scan order.
+    ranks : ArrayLike of int
+        Tie order ranks (0 to 40,319); repeats are dropped, the rows are by rank.
+    progress : knight.runtime.progress.Progress or None
+        Advanced once per board; None for no progress.
+    tree_bytes : int
+        Boards whose tie tree would reserve more address space than this (bytes) are walked
+        by brute force (same rows).
+    client : distributed.Client or None
+        A Dask client to run the tasks on.
+    workers : int
+        Local threads to run the tasks on without ``client``.
+
+    Returns
+    -------
+    dict
+        ``order``, ``tested`` (boards), ``failures``, ``first_rows`` and ``first_cols``
+        (0: none) as arrays; per order the lists ``failed_rows``, ``failed_cols`` and
+        ``failed_visited`` (scan order); one-element ``steps`` and ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        A rule other than the four.
+
+    See Also
+    --------
+    first_failures, to_table
+
+    Examples
+    --------
     >>> from knight.core.board import Board
     >>> rows = failures_every_board("roth", [Board(n, n) for n in range(5, 16)], [1191])
     >>> rows["failures"].tolist(), rows["failed_rows"], rows["failed_visited"]
@@ -261,10 +319,22 @@ def failures_every_board(
 
 
 def longest_lasting(table, k: int) -> np.ndarray:
-    """The ``k`` ranks of a first-failure scan's table (``knight.claims.scan.SCHEMA``, any frame polars
-    reads) that complete the most boards before they first fail (those that never fail
-    first), ties by rank; sorted.
+    """The tie orders of a first-failure scan that complete the most boards before they first fail.
 
+    Parameters
+    ----------
+    table : polars.DataFrame or Mapping
+        A first-failure scan's table (:func:`to_table`), with ``order`` and ``boards``.
+    k : int
+        How many orders.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64[k]``: their ranks, ascending (those that never fail first; ties by rank).
+
+    Examples
+    --------
     >>> import polars as pl
     >>> t = pl.DataFrame({"order": [0, 1, 2, 3], "first_rows": [5, None, 9, 9], "boards": [0, 6, 4, 4]})
     >>> longest_lasting(t, 2).tolist()
@@ -298,8 +368,27 @@ def pick_orders(table, longest: int | None = None, first_failure: str | None = N
 
 
 def to_table(rows: Mapping[str, np.ndarray]) -> pa.Table:
-    """A scan's rows as a table of :data:`SCHEMA`, or :data:`EVERY_SCHEMA` for the rows of
-    :func:`failures_every_board` (nulls where an order never failed)."""
+    """A scan's rows as an Arrow table.
+
+    Parameters
+    ----------
+    rows : Mapping of str to numpy.ndarray
+        Rows of :func:`first_failures` or :func:`failures_every_board`.
+
+    Returns
+    -------
+    pyarrow.Table
+        Columns ``order, first_rows, first_cols, visited, boards`` (first failures), or
+        ``order, tested, failures, first_rows, first_cols, failed_rows, failed_cols,
+        failed_visited`` (every board); ``first_rows``, ``first_cols`` (and ``visited``) null
+        where an order never failed.
+
+    Examples
+    --------
+    >>> from knight.core.board import Board
+    >>> to_table(first_failures("roth", [Board(5, 5), Board(7, 7)], [1191])).to_pylist()
+    [{'order': 1191, 'first_rows': 7, 'first_cols': 7, 'visited': 33, 'boards': 1}]
+    """
     failed = rows["first_rows"] > 0
     schema = EVERY_SCHEMA if "failures" in rows else SCHEMA
     cols = []
@@ -315,11 +404,37 @@ def to_table(rows: Mapping[str, np.ndarray]) -> pa.Table:
 
 @dataclass(frozen=True)
 class Scan:
-    """A scan of ``rule`` under each of ``ranks`` over ``boards`` from (1, 1), cut into
-    ``slices`` jobs of consecutive ranks: first failures, or with ``every_board`` every
-    failure. With ``of``, its orders are picked from that scan's table once it has run
-    (:func:`pick_orders`: its ``longest`` K, or those whose first failure is the board
-    ``first_failure``; ``ranks`` unused)."""
+    """A scan of a rule under many tie orders over boards from (1, 1), cut into slices (jobs).
+
+    First failures (:func:`first_failures`), or with ``every_board`` every failure
+    (:func:`failures_every_board`).
+
+    Parameters
+    ----------
+    name : str
+        The scan's name (a claim's ``tested_by``).
+    rule : str
+        ``fixed``, ``pohl``, ``roth`` or ``corner``.
+    boards : tuple of Board
+        The boards, in scan order (at least one).
+    ranks : tuple of int
+        Tie order ranks scanned (every one by default); unused with ``of``.
+    slices : int
+        Jobs of consecutive ranks, from 1 to the orders scanned.
+    every_board : bool
+        Walk every board for every order (:func:`failures_every_board`).
+    longest : int or None
+        With ``of``: take that scan's ``longest`` orders (:func:`longest_lasting`).
+    of : str or None
+        The name of a first-failure scan whose table gives the orders, once it has run.
+    first_failure : str or None
+        With ``of``: take the orders that first fail on this board (``"428x428"``).
+
+    Raises
+    ------
+    knight.core.checks.SettingError
+        A bad field, named in one line (a ``ValueError``).
+    """
 
     name: str
     rule: str
@@ -350,8 +465,25 @@ class Scan:
 
     @classmethod
     def from_config(cls, entry: Mapping) -> Scan:
-        """A scan from one ``claims.scans`` entry (orders: "all", order strings,
-        ``{longest: K, of: SCAN}`` or ``{first_failure: BOARD, of: SCAN}``)."""
+        """A scan from one ``claims.scans`` entry of the workflow's config.
+
+        Parameters
+        ----------
+        entry : Mapping
+            ``name``, ``rule``, ``boards`` (a list or range), ``orders`` (``"all"``, order
+            strings, ``{longest: K, of: SCAN}`` or ``{first_failure: BOARD, of: SCAN}``) and
+            optionally ``every_board`` and ``slices``.
+
+        Returns
+        -------
+        Scan
+            The scan.
+
+        Raises
+        ------
+        knight.core.checks.SettingError
+            A bad entry, naming the key (a ``ValueError``).
+        """
         from knight.core.orders import rank
 
         try:
@@ -380,8 +512,25 @@ class Scan:
         return cls(entry["name"], entry["rule"], boards, ranks, slices, every, longest, of, first)
 
     def slice_ranks(self, k: int, chosen=None) -> np.ndarray:
-        """Ranks of slice ``k`` (consecutive, near-equal slices) of the scan's ranks, or of
-        ``chosen`` (the orders picked from scan ``of``, which a scan with ``of`` needs)."""
+        """The ranks of one slice: consecutive, near-equal slices of the scan's ranks.
+
+        Parameters
+        ----------
+        k : int
+            The slice, 0 to ``slices - 1``.
+        chosen : ArrayLike of int or None
+            The orders picked from scan ``of`` (needed by, and only read for, a scan with ``of``).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64``: the slice's ranks, ascending.
+
+        Raises
+        ------
+        ValueError
+            ``k`` out of range, or ``chosen`` missing for a scan with ``of``.
+        """
         if not 0 <= k < self.slices:
             raise ValueError(f"scan {self.name!r}: slice {k} is outside 0..{self.slices - 1}")
         if self.of is not None and chosen is None:
@@ -390,7 +539,19 @@ class Scan:
         return np.array_split(ranks, self.slices)[k]
 
     def params(self, k: int) -> dict:
-        """Plain values that decide the rows of slice ``k`` (a Snakemake rule's params)."""
+        """The plain values that decide the rows of one slice (a Snakemake rule's params).
+
+        Parameters
+        ----------
+        k : int
+            The slice, 0 to ``slices - 1``.
+
+        Returns
+        -------
+        dict
+            ``rule``, ``boards`` (names), ``ranks`` (``{from, to}``, a list, or the pick from
+            ``of``) and ``every_board`` when set.
+        """
         out: dict = {"rule": self.rule, "boards": [b.name for b in self.boards]}
         if self.of is not None:
             pick = {"longest": self.longest} if self.longest is not None else {"first_failure": self.first_failure}
@@ -404,8 +565,24 @@ class Scan:
         return out
 
     def run_slice(self, k: int, progress=None, chosen=None) -> tuple[pa.Table, dict]:
-        """Rows of slice ``k`` and its figures (steps, seconds); ``chosen`` as in
-        :meth:`slice_ranks`."""
+        """Scan one slice.
+
+        Parameters
+        ----------
+        k : int
+            The slice, 0 to ``slices - 1``.
+        progress : knight.runtime.progress.Progress or None
+            Advanced once per board.
+        chosen : ArrayLike of int or None
+            As in :meth:`slice_ranks`.
+
+        Returns
+        -------
+        table : pyarrow.Table
+            The slice's rows (:func:`to_table`).
+        figures : dict
+            ``steps`` (knight steps walked) and ``seconds``.
+        """
         tally = failures_every_board if self.every_board else first_failures
         rows = tally(self.rule, self.boards, self.slice_ranks(k, chosen), progress=progress)
         return to_table(rows), {"steps": int(rows["steps"][0]), "seconds": float(rows["seconds"][0])}

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from knight.core.checks import SettingError
 
-#: How a finding is computed from result tables (:mod:`knight.claims.findings`):
-#: the entry keys each one needs.
+#: The findings a claim can name (a :class:`~knight.claims.Claim`'s ``finding``), each
+#: with the keys of a claim it needs; :mod:`knight.claims.findings` computes them.
 FINDINGS = {
     "tours_from_corner": ("boards",),
     "failures_from_corner": ("boards",),
@@ -83,22 +83,55 @@ def describe_range(sides) -> str:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim and how the pipeline tests it.
+    """One published claim and how the pipeline tests it.
 
-    ``key``: the claim's name (lower-case letters, digits, ``-`` and ``_``: it names its
-    files); ``source``: who published it, where; ``claim``: the sentence, as published;
-    ``tested_by``: a rules study's name (its runs are the evidence), a first-failure
-    scan's (:mod:`knight.claims.scan`) or ``"queens"`` (the queens stage's counts);
-    ``finding``: one of ``knight.claims.FINDINGS``; ``rule``: the study's rule the claim is about
-    (needed when the study runs several); ``boards``: the board
-    sides m (m x m, from (1, 1)) the claim speaks of, less ``exclude``; ``rate``: a
-    claimed completion rate ``(comparison, fraction)``; ``most``: the share of boards on
-    which a rate claim must hold ("almost all"); ``last_failure``: the largest m on which
-    the source says the order fails; ``first_failure``: the side m of the m x m board on
-    which the source says the rule first fails (some order must first fail there);
-    ``share``: for ``failure_share``, the share of boards (above 0, at most 1) some order
-    must fail on fewer than; ``sequence``: an OEIS sequence of the queens stage.
+    Parameters
+    ----------
+    key : str
+        The claim's name: lower-case letters, digits, ``-`` and ``_`` (it names its files).
+    source : str
+        Who published it, where.
+    claim : str
+        The sentence, as published.
+    tested_by : str
+        What tests it: a rules study's name (its runs are the evidence), a scan's name
+        (:class:`Scan`) or ``"queens"`` (the queens stage's counts).
+    finding : str
+        How the finding is computed: a key of :data:`FINDINGS`.
+    rule : str or None
+        The study's rule the claim is about (needed when the study runs several).
+    boards : tuple of int
+        The board sides m (m x m boards, from (1, 1)) the claim speaks of.
+    exclude : tuple of int
+        Sides left out of ``boards``.
+    rate : tuple or None
+        A claimed completion rate ``(comparison, fraction)``: comparison ``"at_least"``,
+        ``"at_most"`` or ``"about"``, fraction from 0 to 1.
+    most : float
+        The share of boards (above 0, at most 1) on which a rate claim must hold ("almost all").
+    last_failure : int or None
+        The largest m on which the source says the order fails.
+    first_failure : int or None
+        The side m of the m x m board on which the source says the rule first fails (some
+        order must first fail there).
+    share : float or None
+        For ``failure_share``: some order must fail on fewer than this share of the boards
+        (above 0, at most 1).
+    sequence : str or None
+        For ``queens_sequence``: the OEIS sequence (``A000170``, ``A002563``, ``A002564``
+        or ``A075458``).
 
+    Raises
+    ------
+    knight.core.checks.SettingError
+        A bad field, or one its finding needs missing, named in one line (a ``ValueError``).
+
+    See Also
+    --------
+    evaluate : The claim's finding from the tables.
+
+    Examples
+    --------
     >>> Claim("sc", "Squirrel & Cull (1996)", "Tours on every board.", "sc", "tours_from_corner",
     ...       boards=(5, 6)).tested_sides
     (5, 6)
@@ -149,7 +182,25 @@ class Claim:
 
     @classmethod
     def from_config(cls, entry: Mapping) -> Claim:
-        """A claim from one ``claims`` entry of the workflow's config."""
+        """A claim from one ``claims`` entry of the workflow's config.
+
+        Parameters
+        ----------
+        entry : Mapping
+            The entry: the fields of :class:`Claim`, with ``rate`` as ``{at_least: p}``,
+            ``{at_most: p}`` or ``{about: p}`` and ``boards``, ``exclude`` as lists or
+            ``{from, to}`` ranges.
+
+        Returns
+        -------
+        Claim
+            The claim.
+
+        Raises
+        ------
+        knight.core.checks.SettingError
+            A bad entry, naming the key (a ``ValueError``).
+        """
         e = dict(entry)
         rate = e.pop("rate", None)
         if rate is not None:
@@ -168,5 +219,21 @@ class Claim:
         return tuple(m for m in self.boards if m not in set(self.exclude))
 
     def command(self, configfile: str = "config/claims.yaml") -> str:
-        """The command that remakes this claim's finding (and what it reads)."""
+        """The command that remakes this claim's finding.
+
+        Parameters
+        ----------
+        configfile : str
+            The config file the command names.
+
+        Returns
+        -------
+        str
+            A ``snakemake`` command line.
+
+        Examples
+        --------
+        >>> Claim("sc", "S&C", "Tours.", "sc", "tours_from_corner", boards=(5,)).command()
+        'snakemake --cores all results/claims/claim/sc.json --configfile config/claims.yaml'
+        """
         return f"snakemake --cores all results/claims/claim/{self.key}.json --configfile {configfile}"

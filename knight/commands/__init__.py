@@ -43,7 +43,9 @@ def output_path(flag: str, value: str, *, folder: bool = False, suffix: str | No
     """The path of an output option after checking, without writing anything, that it can be
     written: ``value`` is not an existing folder (or, with ``folder``, is not an existing
     file), its nearest existing parent is a folder this process may write in, and it ends
-    in ``suffix`` when one is given. ValueError naming ``flag`` and ``value`` otherwise."""
+    in ``suffix`` when one is given. A file's folder must exist, as for
+    :meth:`knight.Tour.save` (a mistyped folder is not made silently); a folder output
+    is made with its parents. ValueError naming ``flag`` and ``value`` otherwise."""
     path = Path(value)
     where = f"{flag} {value!r}"
     if suffix is not None and path.suffix.lower() != suffix:
@@ -56,6 +58,8 @@ def output_path(flag: str, value: str, *, folder: bool = False, suffix: str | No
     parent = next(p for p in [start, *start.parents] if p.exists())
     if not parent.is_dir():
         raise ValueError(f"{where}: {parent} is a file, not a folder")
+    if not folder and parent != start:
+        raise ValueError(f"{where}: no folder {path.parent} (create it first)")
     if not os.access(parent, os.W_OK | os.X_OK) or (path.is_file() and not os.access(path, os.W_OK)):
         raise ValueError(f"{where}: no permission to write there")
     return path

@@ -12,6 +12,7 @@ HELP = "run Warnsdorff from every start under every tie order of one board"
 def register(sub: argparse._SubParsersAction) -> None:
     from knight.engine.sweep import DEFAULT_CHUNK_RUNS, ENGINES
     from knight.engine.tiebreak import ORDER_RULES
+    from knight.sweep.driver import DEFAULT_MAX_CPU_HOURS
 
     p = sub.add_parser(
         "sweep",
@@ -33,6 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=None, help="Dask worker threads (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="use an existing Dask scheduler instead")
     p.add_argument("--chunk-runs", type=int, default=DEFAULT_CHUNK_RUNS, help="runs per output file")
+    p.add_argument(
+        "--max-cpu-hours",
+        type=float,
+        default=DEFAULT_MAX_CPU_HOURS,
+        metavar="H",
+        help=f"refuse a sweep estimated above H CPU-hours (default {DEFAULT_MAX_CPU_HOURS:,.0f}; inf: no limit)",
+    )
     p.set_defaults(func=main)
 
 
@@ -50,8 +58,16 @@ def main(args: argparse.Namespace) -> int:
     # Rows of about two chunks are held at once (one written, the next gathered).
     kept = 2 * args.chunk_runs if args.chunk_runs > 0 else None
     local = 0 if args.scheduler else workers  # a scheduler's workers are not in this process
-    check_sweep_fits(board, "all", args.orders or "all", kept=kept, workers=local)
     try:
+        check_sweep_fits(
+            board,
+            "all",
+            args.orders or "all",
+            kept=kept,
+            workers=local,
+            engine=args.engine,
+            max_cpu_hours=args.max_cpu_hours,
+        )
         spec = SweepSpec(
             board,
             ranks=parse_orders(args.orders or "all"),
@@ -60,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
             rule=args.rule,
         )
     except SettingError as exc:
-        raise exc.renamed({"chunk_runs": "--chunk-runs"}) from None
+        raise exc.renamed({"chunk_runs": "--chunk-runs", "max_cpu_hours": "--max-cpu-hours"}) from None
     held = contextlib.nullcontext()
     if args.out:
         check_output_dir(board_folder(args.out, board, spec.rule), root=args.out)  # before any computing

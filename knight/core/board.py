@@ -22,7 +22,30 @@ _SQUARE_RE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 @dataclass(frozen=True)
 class Board:
-    """A ``rows`` x ``cols`` board (both at least 1)."""
+    """A ``rows`` x ``cols`` chessboard; its squares are indices ``row * cols + col``.
+
+    Parameters
+    ----------
+    rows : int
+        Number of rows, at least 1 (row 0 at the top).
+    cols : int
+        Number of columns, at least 1 (column 0 on the left).
+
+    Raises
+    ------
+    ValueError
+        A side that is not a positive integer, or a board of 2**31 squares or more.
+
+    See Also
+    --------
+    parse_board : A board from ``8`` or ``"6x8"``.
+
+    Examples
+    --------
+    >>> b = Board(3, 4)
+    >>> b.name, b.size, b.from_human(2, 3), b.human(6)
+    ('3x4', 12, 6, (2, 3))
+    """
 
     rows: int
     cols: int
@@ -38,40 +61,120 @@ class Board:
 
     @property
     def size(self) -> int:
-        """Number of squares."""
+        """Number of squares, ``rows * cols``."""
         return self.rows * self.cols
 
     @property
     def square(self) -> bool:
-        """True for an N x N board."""
+        """True for an N x N board (``rows == cols``)."""
         return self.rows == self.cols
 
     @property
     def name(self) -> str:
-        """``"8x8"`` style name, used in paths and tables."""
+        """``"8x8"`` style name (``RxC``), used in paths and tables."""
         return f"{self.rows}x{self.cols}"
 
     def __str__(self) -> str:
         return self.name
 
     def index(self, row: int, col: int) -> int:
-        """Square index of 0-based ``(row, col)``."""
+        """Square index of a 0-based ``(row, col)``.
+
+        Parameters
+        ----------
+        row : int
+            0-based row, 0 at the top.
+        col : int
+            0-based column, 0 on the left.
+
+        Returns
+        -------
+        int
+            ``row * cols + col``.
+
+        Raises
+        ------
+        ValueError
+            The square is off the board.
+
+        See Also
+        --------
+        from_human : The same from 1-based row and column.
+        """
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"square ({row + 1}, {col + 1}) is off the {self.name} board")
         return row * self.cols + col
 
     def from_human(self, row: int, col: int) -> int:
-        """Square index of 1-based ``(row, col)`` as people write it."""
+        """Square index of a 1-based ``(row, col)``, as people write it.
+
+        Parameters
+        ----------
+        row : int
+            1-based row, 1 at the top.
+        col : int
+            1-based column, 1 on the left.
+
+        Returns
+        -------
+        int
+            ``(row - 1) * cols + (col - 1)``.
+
+        Raises
+        ------
+        ValueError
+            The square is off the board.
+
+        See Also
+        --------
+        human : The inverse.
+        """
         return self.index(row - 1, col - 1)
 
     def coords(self, square: int) -> tuple[int, int]:
-        """0-based ``(row, col)`` of a square index."""
+        """0-based ``(row, col)`` of a square index.
+
+        Parameters
+        ----------
+        square : int
+            Square index, ``0 <= square < size``.
+
+        Returns
+        -------
+        tuple of int
+            ``(row, col)``, 0-based.
+
+        Raises
+        ------
+        ValueError
+            The square is off the board.
+        """
         if not 0 <= square < self.size:
             raise ValueError(f"square {square} is off the {self.name} board")
         return divmod(int(square), self.cols)
 
     def human(self, square: int) -> tuple[int, int]:
-        """1-based ``(row, col)`` of a square index."""
+        """1-based ``(row, col)`` of a square index, as people read it.
+
+        Parameters
+        ----------
+        square : int
+            Square index, ``0 <= square < size``.
+
+        Returns
+        -------
+        tuple of int
+            ``(row, col)``, 1-based.
+
+        Raises
+        ------
+        ValueError
+            The square is off the board.
+
+        See Also
+        --------
+        from_human : The inverse.
+        """
         r, c = self.coords(square)
         return r + 1, c + 1
 
@@ -92,7 +195,28 @@ class Board:
         return degree_table(self.rows, self.cols)
 
     def is_knight_move(self, a: int, b: int) -> bool:
-        """True when squares ``a`` and ``b`` are one knight move apart."""
+        """Whether two squares are one knight move apart.
+
+        Parameters
+        ----------
+        a, b : int
+            Square indices on this board.
+
+        Returns
+        -------
+        bool
+            True when ``a`` and ``b`` differ by one row and two columns, or two rows and one column.
+
+        Raises
+        ------
+        ValueError
+            A square is off the board.
+
+        Examples
+        --------
+        >>> Board(3, 4).is_knight_move(0, 6), Board(3, 4).is_knight_move(0, 1)
+        (True, False)
+        """
         (ra, ca), (rb, cb) = self.coords(a), self.coords(b)
         return {abs(ra - rb), abs(ca - cb)} == {1, 2}
 
@@ -109,7 +233,28 @@ def degree_table(rows: int, cols: int) -> np.ndarray:
 
 
 def parse_board(text: str | int) -> Board:
-    """Parse ``text``, ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns), into a :class:`Board`."""
+    """A :class:`~knight.Board` from ``8`` (8 x 8) or ``"6x8"`` (6 rows, 8 columns).
+
+    Parameters
+    ----------
+    text : int or str
+        A side N (an N x N board), or ``"RxC"`` (``x``, ``X`` or ``×``; spaces allowed).
+
+    Returns
+    -------
+    Board
+        The board.
+
+    Raises
+    ------
+    ValueError
+        ``text`` is neither N nor RxC, or a side is not positive.
+
+    Examples
+    --------
+    >>> parse_board("6x8"), parse_board(8).name
+    (Board(rows=6, cols=8), '8x8')
+    """
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         return Board(int(text), int(text))
     m = _BOARD_RE.match(str(text))

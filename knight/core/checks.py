@@ -167,6 +167,18 @@ def int_arg(name: str, value, low: int, high: int | None = None) -> int:
     return value
 
 
+def positive_number(name: str, value) -> float:
+    """``value`` as a float above 0 (``inf`` allowed: no limit), never a bool or a string;
+    a :class:`SettingError` keyed ``name`` otherwise.
+
+    >>> positive_number("max_cpu_hours", 10), positive_number("max_cpu_hours", float("inf"))
+    (10.0, inf)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+        raise SettingError(name, f"{value!r}: must be a number above 0")
+    return float(value)
+
+
 def choice_arg(name: str, value, choices) -> str:
     """``value`` if it is one of ``choices``."""
     if value not in choices:

@@ -281,17 +281,38 @@ def check_same_layout(root: str | os.PathLike, folders: Iterable[str | os.PathLi
 
 
 def scan(root: str | os.PathLike, *, deep: bool = True, hive: bool = True):
-    """Lazy polars frame over the results under ``root``, verified first: the project's
-    one reader of stored results, also ``knight.scan``.
+    """A lazy polars frame over stored results, verified first.
 
-    ``root`` is a folder holding dataset folders (``results/runs``,
-    ``results/rules/runs``: every folder under it is checked against its manifest, and
-    Hive folder names such as ``board=8x8`` become columns when ``hive``), or one sealed
-    table file (``results/tables/completion.parquet``: checked against its seal).
-    ``deep`` (the default) checks every byte's SHA-256 (about 0.3 s per 100 MB);
-    ``deep=False`` checks sizes only. Raises :class:`~knight.core.dataset.DatasetError` in one line naming
-    the missing path, an unfinished folder or an untrustworthy file.
+    The project's one reader of stored results. A folder's datasets are each checked
+    against their manifest; a table file is checked against its seal.
 
+    Parameters
+    ----------
+    root : str or os.PathLike
+        A folder holding dataset folders (``results/runs``, ``results/rules/runs``), or
+        one sealed table file (``results/tables/completion.parquet``).
+    deep : bool
+        True checks every byte's SHA-256 (about 0.3 s per 100 MB); False checks sizes only.
+    hive : bool
+        Hive folder names such as ``board=8x8`` become columns (folders only).
+
+    Returns
+    -------
+    polars.LazyFrame
+        The rows of every part file under ``root`` (none collected).
+
+    Raises
+    ------
+    knight.core.dataset.DatasetError
+        In one line naming the missing path, a folder with no dataset, an unfinished
+        folder or an untrustworthy file.
+
+    See Also
+    --------
+    knight.sweep.tables, knight.rules.tables : Aggregates of the runs read.
+
+    Examples
+    --------
     >>> import tempfile, knight
     >>> out = tempfile.mkdtemp()
     >>> _ = knight.sweep.run(5, orders=["12345678", "87654321"], out=out)

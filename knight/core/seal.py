@@ -21,9 +21,17 @@ into place::
   results version and the digest of its parameters (:func:`params_digest`), so a
   well-formed file that another plan made (other orders, another results version) is
   told apart from the one the current plan would make. Any other writer records
-  ``{"by": WRITER}``: the ``knight`` command that ran (:func:`writer`), else the
-  Python API. The workflow trusts only files its own jobs made (a seal without a rule
-  is foreign to it: :mod:`knight.pipeline.integrity`).
+  ``{"by": WRITER}``: the ``knight`` command that ran, else the Python API. The
+  workflow trusts only files its own jobs made (a seal without a rule is foreign to it:
+  :mod:`knight.pipeline.integrity`).
+
+``from`` and ``made_by`` come from the :class:`Provenance` in force where the file is
+written: the one a ``with recording(provenance):`` block opened (a workflow job's, by
+:func:`knight.runtime.logs.script_logging`; a command's, by :func:`knight.cli.main`),
+else :data:`API`. It is held in a :class:`contextvars.ContextVar`, so a block in one
+thread (or one asyncio task) never changes what another records; a thread starts
+outside every block (it records :data:`API`) unless it runs in a copy of its starter's
+context (:func:`contextvars.copy_context`).
 
 :func:`check` compares a file with its seal (size first, then SHA-256), and raises
 :class:`SealError` naming the file and how to recover.
@@ -32,25 +40,22 @@ into place::
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import os
 import secrets
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 FORMAT = 1
 SUFFIX = ".seal"
 _BLOCK = 1 << 22
 
-#: Inputs of the running workflow job (path -> their seals' SHA-256, or None), recorded in
-#: the seal of every file the job writes; set by :func:`set_sources`.
-_sources: dict[str, str | None] = {}
-#: The running workflow job's rule, results version and parameters' digest, recorded in
-#: the seal of every file it writes; set by :func:`set_maker`.
-_maker: dict[str, str] = {}
-#: What seals say made a file when no workflow job runs (see :func:`writer`).
-_writer: dict[str, str] = {"by": "the knight Python API"}
-#: Files this process has checked against their seals: path -> (size, mtime_ns, ctime_ns, inode).
+#: Files this process has checked against their seals: path -> (size, mtime_ns, ctime_ns,
+#: inode). A cache that only spares hashing a file again while it is unchanged (a file
+#: whose size, times or inode differ is hashed again); it never changes what a seal records.
 _checked: dict[str, tuple[int, int, int, int]] = {}
 
 
@@ -94,13 +99,6 @@ def digest(path: str | os.PathLike) -> tuple[int, str]:
     return size, h.hexdigest()
 
 
-def set_sources(sources: dict[str, str | None]) -> None:
-    """Record what the running job reads (path -> SHA-256 of its seal, or None); every seal
-    written afterwards by this process lists them as ``from``."""
-    _sources.clear()
-    _sources.update(sources)
-
-
 def params_digest(params) -> str:
     """16 hex digits of the SHA-256 of a job's parameters (a mapping) in one canonical
     JSON form: keys sorted, tuples as lists.
@@ -112,38 +110,76 @@ def params_digest(params) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def set_maker(rule: str, params) -> None:
-    """Record what the running job is: its ``rule`` and its ``params`` (a mapping, with its
-    results ``version`` among them); every seal written afterwards by this process says
-    so as ``made_by``."""
-    _maker.clear()
-    _maker.update(rule=str(rule), version=str(dict(params).get("version", "")), params=params_digest(params))
+@dataclass(frozen=True)
+class Provenance:
+    """What the seals of the files written under it record besides their bytes.
+
+    ``by`` names the writer outside a workflow job (``"knight sweep"``); a job sets
+    ``rule`` (its Snakemake rule), ``version`` (its results version) and ``params`` (the
+    digest of its parameters, :func:`params_digest`) instead. ``sources`` pairs each
+    input the job read with its seal's SHA-256 (hex, or None for an input without a
+    seal), sorted by path."""
+
+    by: str = "the knight Python API"
+    rule: str | None = None
+    version: str = ""
+    params: str = ""
+    sources: tuple[tuple[str, str | None], ...] = ()
+
+    @classmethod
+    def of_job(cls, rule: str, params: Mapping, sources: Mapping[str, str | None]) -> Provenance:
+        """A workflow job's: its ``rule``, its ``params`` (a mapping, with its results
+        ``version`` among them) and ``sources`` (input path -> its seal's SHA-256 or None)."""
+        params = dict(params)
+        return cls(
+            rule=str(rule),
+            version=str(params.get("version", "")),
+            params=params_digest(params),
+            sources=tuple(sorted(sources.items())),
+        )
+
+    def made_by(self) -> dict[str, str]:
+        """The seal's ``made_by``: the job's rule, version and parameters, or ``{"by": ...}``."""
+        if self.rule is None:
+            return {"by": self.by}
+        return {"rule": self.rule, "version": self.version, "params": self.params}
+
+
+#: What seals record outside every :func:`recording` block.
+API = Provenance()
+_current: contextvars.ContextVar[Provenance] = contextvars.ContextVar("knight_seal_provenance", default=API)
+
+
+def current() -> Provenance:
+    """The :class:`Provenance` in force here (:data:`API` outside every :func:`recording`)."""
+    return _current.get()
 
 
 @contextlib.contextmanager
-def writer(name: str):
-    """Seals written inside the block, outside a workflow job, record ``made_by:
-    {"by": name}`` (e.g. ``"knight sweep"``); outside it, ``{"by": "the knight Python API"}``."""
-    before = dict(_writer)
-    _writer.clear()
-    _writer["by"] = str(name)
+def recording(provenance: Provenance) -> Iterator[Provenance]:
+    """Seals written inside the block, in this thread or task, record ``provenance``;
+    what was in force before returns at its end (blocks nest)."""
+    if not isinstance(provenance, Provenance):
+        raise TypeError(f"recording: {provenance!r} is not a seal.Provenance")
+    token = _current.set(provenance)
     try:
-        yield
+        yield provenance
     finally:
-        _writer.clear()
-        _writer.update(before)
+        _current.reset(token)
 
 
-def write_seal(path: str | os.PathLike, written: str | os.PathLike) -> dict:
+def write_seal(path: str | os.PathLike, written: str | os.PathLike, made: Provenance | None = None) -> dict:
     """Seal ``path`` with the bytes of ``written``, the finished temporary file its writer
-    is about to rename onto ``path`` (only a writer calls this). The seal itself is written
-    atomically and flushed to disk. Returns the seal."""
+    is about to rename onto ``path`` (only a writer calls this), recording ``made`` (by
+    default the :class:`Provenance` in force, :func:`current`). The seal itself is
+    written atomically and flushed to disk. Returns the seal."""
     path = Path(path)
+    made = current() if made is None else made
     size, sha = digest(written)
     seal = {"format": FORMAT, "name": seal_name(path), "bytes": size, "sha256": sha}
-    if _sources:
-        seal["from"] = dict(sorted(_sources.items()))
-    seal["made_by"] = dict(_maker) if _maker else dict(_writer)
+    if made.sources:
+        seal["from"] = dict(made.sources)
+    seal["made_by"] = made.made_by()
     target = seal_path(path)
     tmp = target.parent / f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
     try:

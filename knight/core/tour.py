@@ -21,15 +21,43 @@ SOLVERS = ("warnsdorff", "backtrack", "construct")
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Tour:
-    """A walk of the knight: ``path`` holds the visited squares in order (start first), as
-    square indices ``row * cols + col`` (0-based) of ``board``; ``start`` is the first.
+    """One walk of the knight: the board, the squares visited in order and what made it.
 
-    ``order`` is the tie order used (None for the rules random and squirrel-cull and for
-    constructed tours), ``ties`` the residual tie points of a Warnsdorff run (None for
-    an exact solver's tour), ``rule`` the tie-break rule (None for an exact solver's
-    tour), ``attempts`` the attempts made (random-order), ``solver`` what made the walk
-    (:data:`SOLVERS`). ``path`` is read-only.
+    Squares are indices ``row * cols + col`` (0-based) of ``board``; what a tour shows is
+    1-based ``(row, col)`` (:doc:`/conventions`). Made by :func:`knight.tour` or the exact
+    solvers; two tours are equal when every field is.
 
+    Parameters
+    ----------
+    board : Board
+        The board walked.
+    start : int
+        Square index of the first square.
+    order : str or None
+        The tie order used, highest priority first (``"12345678"``); None for the rules
+        random and squirrel-cull and for the exact solvers' tours.
+    path : ArrayLike of int
+        Square indices in the order visited, ``start`` first; stored read-only as int64.
+    ties : int or None
+        Residual tie points of a Warnsdorff run; None for an exact solver's tour.
+    rule : str or None
+        The tie-break rule (:doc:`/conventions`); None for an exact solver's tour.
+    attempts : int
+        Walks made to get this one (random-order retries; 1 otherwise).
+    solver : str
+        What made the walk: ``"warnsdorff"``, ``"backtrack"`` or ``"construct"``.
+
+    Raises
+    ------
+    ValueError
+        ``solver`` is not one of the three.
+
+    See Also
+    --------
+    knight.tour, knight.exact.backtrack, knight.exact.construct
+
+    Examples
+    --------
     >>> from knight.core.board import Board
     >>> t = Tour(Board(3, 4), 0, None, [0, 6, 8, 1], rule=None, solver="backtrack")
     >>> t.squares, t.visited, t.complete, t.outcome()
@@ -55,22 +83,22 @@ class Tour:
 
     @property
     def visited(self) -> int:
-        """Squares visited, the start included."""
+        """Number of squares visited, the start included."""
         return len(self.path)
 
     @property
     def end(self) -> int:
-        """Square index where the knight stopped."""
+        """Square index where the knight stopped (the path's last)."""
         return int(self.path[-1])
 
     @property
     def complete(self) -> bool:
-        """Every square visited."""
+        """True when every square of the board is visited."""
         return self.visited == self.board.size
 
     @property
     def closed(self) -> bool:
-        """Complete, and the end is one knight move from the start."""
+        """True when complete and the end is one knight move from the start."""
         return self.complete and self.board.is_knight_move(self.start, self.end)
 
     @property
@@ -80,11 +108,33 @@ class Tour:
         return list(zip((rows + 1).tolist(), (cols + 1).tolist()))
 
     def numbering(self) -> np.ndarray:
-        """``int[rows, cols]``: step number of each square (1 = start), 0 if unvisited."""
+        """Step number of each square.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64[rows, cols]``: 1 at the start, ``visited`` at the end, 0 where unvisited.
+        """
         return step_numbers(self.board, self.path)
 
     def summary(self) -> str:
-        """The thesis's closing lines: board size, start, end, unvisited, open/closed."""
+        """The thesis's closing lines: board size, start, end, unvisited squares, open or closed.
+
+        Returns
+        -------
+        str
+            Five lines, squares 1-based ``R,C``.
+
+        Examples
+        --------
+        >>> from knight import tour
+        >>> print(tour(5).summary())
+        board size = 5x5
+        start square 1,1
+        end square 3,3
+        unvisited squares = 0
+        path is open.
+        """
         (sr, sc), (er, ec) = self.board.human(self.start), self.board.human(self.end)
         return "\n".join(
             [
@@ -101,11 +151,23 @@ class Tour:
         return f"{format_grid(self.numbering())}\n{self.summary()}"
 
     def outcome(self) -> str:
-        """``closed tour``, ``open tour`` or ``stuck after N squares``."""
+        """The outcome in words.
+
+        Returns
+        -------
+        str
+            ``"closed tour"``, ``"open tour"`` or ``"stuck after N"`` (N squares visited).
+        """
         return "closed tour" if self.closed else ("open tour" if self.complete else f"stuck after {self.visited}")
 
     def how(self) -> str:
-        """What made the walk: ``order 12345678``, ``pohl, order 12345678``, ``random``, ``backtrack``."""
+        """What made the walk, in words.
+
+        Returns
+        -------
+        str
+            ``"order 12345678"``, ``"pohl, order 12345678"``, ``"random"``, ``"backtrack"``, ...
+        """
         if self.solver != "warnsdorff":
             return self.solver
         if self.rule == "fixed":
@@ -113,7 +175,13 @@ class Tour:
         return f"{self.rule}, order {self.order}" if self.order else str(self.rule)
 
     def title(self) -> str:
-        """One line: board, start, how, outcome (a drawing's title)."""
+        """One line naming the board, start, how and outcome (a drawing's title).
+
+        Returns
+        -------
+        str
+            e.g. ``"5x5 from (1, 1), order 12345678: open tour"``.
+        """
         sr, sc = self.board.human(self.start)
         return f"{self.board.name} from ({sr}, {sc}), {self.how()}: {self.outcome()}"
 
@@ -131,8 +199,14 @@ class Tour:
     __hash__ = None
 
     def to_json(self) -> dict:
-        """The tour as plain JSON types (``knight tour --json``): squares 1-based
-        ``[row, col]``; ``order`` null where no tie order was used."""
+        """The tour as plain JSON types, as ``knight tour --json`` prints it.
+
+        Returns
+        -------
+        dict
+            ``rows``, ``cols``, ``start``, ``order`` (null where no tie order was used),
+            ``path``, ``visited``, ``end``, ``complete``, ``closed``; squares 1-based ``[row, col]``.
+        """
         return {
             "rows": self.board.rows,
             "cols": self.board.cols,
@@ -147,23 +221,67 @@ class Tour:
 
     # --- drawing -----------------------------------------------------------------------
     def figure(self, title: str | None = None):
-        """A matplotlib ``Figure`` of the walk (:func:`knight.report.figures.tour_figure`),
-        headed ``title`` (none by default)."""
+        """A drawing of the walk (matplotlib, imported on first use).
+
+        Parameters
+        ----------
+        title : str or None
+            The figure's heading; None for none.
+
+        Returns
+        -------
+        ``matplotlib.figure.Figure``
+            The board with the path drawn over it.
+
+        See Also
+        --------
+        svg, png, save
+        """
         return _figures().tour_figure(self, title=title)
 
     def svg(self) -> str:
-        """The drawing as SVG text."""
+        """The drawing, headed by :meth:`title`, as SVG.
+
+        Returns
+        -------
+        str
+            SVG text.
+        """
         return _figures().render(self.figure(title=self.title()), "svg").decode()
 
     def png(self, dpi: int = 100) -> bytes:
-        """The drawing as PNG bytes at ``dpi`` dots per inch."""
+        """The drawing, headed by :meth:`title`, as PNG.
+
+        Parameters
+        ----------
+        dpi : int
+            Resolution, in dots per inch.
+
+        Returns
+        -------
+        bytes
+            PNG image.
+        """
         return _figures().render(self.figure(title=self.title()), "png", dpi=dpi)
 
     def save(self, path, *, dpi: int = 150) -> None:
-        """Draw the walk to ``path`` (``.svg``, ``.png`` or ``.pdf``, by suffix), atomically,
-        at ``dpi`` dots per inch (PNG). The folder must exist; a missing folder or another
-        suffix is refused in one line (``ValueError``) before drawing. No seal is written
-        beside the picture (seals are the workflow's, :mod:`knight.core.seal`)."""
+        """Draw the walk, headed by :meth:`title`, to a file, atomically.
+
+        The format follows the suffix. No seal is written beside the picture (seals are the
+        workflow's).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            File to write, ending ``.svg``, ``.png`` or ``.pdf``; its folder must exist.
+        dpi : int
+            Resolution of a PNG, in dots per inch.
+
+        Raises
+        ------
+        ValueError
+            A missing folder or another suffix, in one line, before drawing.
+        """
         figures = _figures()
         figures.check_picture_path(path)
         figures.save(self.figure(title=self.title()), path, dpi=dpi, sealed=False)

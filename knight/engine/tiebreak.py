@@ -26,22 +26,23 @@ import numpy as np
 
 from knight.core.board import MOVES
 from knight.engine.layout import place_row, tile_cols, tiled_coords
+from knight.engine.rule_registry import (  # noqa: F401  (the settings' defaults, importable here)
+    DEFAULT_ORDER,
+    DEFAULT_RETRIES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    REGISTRY,
+    names,
+    rule,
+)
 
-#: Rule names, in the order of their integer codes.
-RULES = ("fixed", "pohl", "roth", "corner", "random", "random-order", "squirrel-cull", "pohl-random", "roth-random")
-FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM = range(len(RULES))
+#: Rule names, in the order of their integer codes (:data:`REGISTRY`).
+RULES = names()
+FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM = (r.code for r in REGISTRY)
 #: Rules whose residual ties are broken by a tie order (the tie-tree engine sweeps them).
-ORDER_RULES = ("fixed", "pohl", "roth", "corner")
+ORDER_RULES = names(takes_orders=True)
 #: Rules that draw random numbers (rows carry a trial number).
-RANDOM_RULES = ("random", "random-order", "pohl-random", "roth-random")
-
-#: Defaults of the rules' settings: the tie order after a rule's key, the generator's seed,
-#: runs per start of a random rule, random-order's attempts at most. The config schema,
-#: the command line and the Python API take these (a test checks the schema's).
-DEFAULT_ORDER = "12345678"
-DEFAULT_SEED = 1
-DEFAULT_TRIALS = 100
-DEFAULT_RETRIES = 10
+RANDOM_RULES = names(random=True)
 #: Ranges of the settings: seed and trial key the counter-based generator (64 and 32
 #: bits, docs/conventions.md "Random choices"); attempts are counted in 16 bits.
 LIMITS = {"seed": (0, 2**64 - 1), "trial": (0, 2**32 - 1), "trials": (1, 2**32), "retries": (1, 2**16 - 1)}
@@ -58,10 +59,7 @@ def check_setting(name: str, value, *, label: str | None = None) -> int:
 
 def rule_code(name: str) -> int:
     """Integer code of a rule name; ``ValueError`` naming the rules for an unknown one."""
-    try:
-        return RULES.index(name)
-    except ValueError:
-        raise ValueError(f"rule {name!r} is not one of {', '.join(RULES)}") from None
+    return rule(name).code
 
 
 @nb.njit(nogil=True, cache=True)

@@ -51,12 +51,14 @@ from knight.engine.layout import (
     tiled_coords,
 )
 from knight.engine.rng import below, fold, run_key
+from knight.engine.rule_registry import REGISTRY
 from knight.engine.squirrel_cull import check_board, schedule
 from knight.engine.step import LEVEL, enter, ranked_steps, steps_of
 from knight.engine.tiebreak import (
     CORNER,
     FIXED,
     LIMITS,
+    ORDER_RULES,
     POHL,
     POHL_RANDOM,
     RANDOM,
@@ -751,14 +753,14 @@ def _order_moves(order) -> np.ndarray:
 
 def _schedule(board: Board, code: int, order) -> tuple[np.ndarray, np.ndarray, int]:
     """(orders, switches as cells, order rank or -1) of a rule on ``board``."""
-    if code == SQUIRREL_CULL:
+    if REGISTRY[code].switches_orders:
         check_board(board.rows, board.cols)
         orders, switches = schedule(board.rows)
         on = switches >= 0
         switches[on] = squares_to_cells(switches[on], board.cols, in_tiles(board, code))
         return orders, switches, -1
     moves = _order_moves(order)
-    used = -1 if code in (RANDOM, RANDOM_ORDER, POHL_RANDOM, ROTH_RANDOM) else order_rank(moves)
+    used = -1 if REGISTRY[code].random else order_rank(moves)
     return np.ascontiguousarray(moves[None, :]), np.full(1, -1, np.int64), used
 
 
@@ -827,8 +829,8 @@ def pair_outcomes(board: Board, rule: str, starts, ranks) -> dict[str, np.ndarra
     the pairs, and ``steps`` (int64[1]). Brute force over (start, order) pairs: the
     independent check of the tie-tree engine."""
     code = rule_code(rule)
-    if code not in (FIXED, POHL, ROTH, CORNER):
-        raise ValueError(f"rule {rule!r}: pairs of (start, tie order) need fixed, pohl, roth or corner")
+    if not REGISTRY[code].takes_orders:
+        raise ValueError(f"rule {rule!r}: pairs of (start, tie order) need one of {', '.join(ORDER_RULES)}")
     starts = _starts(board, starts)
     ranks = np.ascontiguousarray(check_ranks(np.atleast_1d(ranks)))
     if ranks.shape != starts.shape:
@@ -926,7 +928,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     squares = cells_to_squares(path[:n], board.cols, in_tiles(board, code))
     if code == RANDOM_ORDER:
         used = order_string(all_orders()[int(out["order"][0])])
-    elif code in (RANDOM, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM):
+    elif not REGISTRY[code].takes_orders:
         used = None
     else:
         used = order_string(orders[0])

@@ -156,10 +156,32 @@ def search_kernel(nbr, start, closed, prune, warnsdorff, bias, limit, path):
 
 @dataclass
 class BacktrackResult:
-    """Outcome of one search. ``found`` is None when the node limit was reached.
+    """The outcome of one backtracking search, with its counters.
 
-    ``path``: square indices in tour order (empty unless found). ``reason``: why the answer
-    came without search ("colour rule", "odd board") or "search".
+    Parameters
+    ----------
+    rows, cols : int
+        The board's sides.
+    start : int
+        Square index of the start.
+    closed : bool
+        A closed tour was searched for.
+    prune : str
+        The pruning level (:data:`PRUNE_LEVELS`).
+    ordering : str
+        The move ordering: ``"warnsdorff"``, ``"warnsdorff-far"`` or ``"fixed"``.
+    found : bool or None
+        True: a tour found; False: none exists; None: the node limit was reached first.
+    nodes : int
+        Moves tried.
+    backtracks : int
+        Moves taken back.
+    seconds : float
+        Wall-clock seconds of the search.
+    reason : str
+        Why the answer came without search (``"colour rule"``, ``"odd board"``), or ``"search"``.
+    path : numpy.ndarray
+        Square indices in tour order; empty unless found.
     """
 
     rows: int
@@ -176,11 +198,23 @@ class BacktrackResult:
     path: np.ndarray = field(default_factory=lambda: np.empty(0, np.int32))
 
     def human_path(self) -> list[list[int]]:
-        """Path as 1-based ``[row, col]`` pairs."""
+        """The path as people read it.
+
+        Returns
+        -------
+        list of list of int
+            1-based ``[row, col]`` pairs, start first.
+        """
         return [[int(s) // self.cols + 1, int(s) % self.cols + 1] for s in self.path]
 
     def to_json(self) -> dict:
-        """The ``knight backtrack --json`` record."""
+        """The result as ``knight backtrack --json`` prints it.
+
+        Returns
+        -------
+        dict
+            Every field, squares 1-based ``[row, col]``.
+        """
         return {
             "rows": self.rows,
             "cols": self.cols,

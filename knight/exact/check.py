@@ -6,10 +6,29 @@ import numpy as np
 
 
 def tour_problem(rows: int, cols: int, path, *, closed: bool) -> str | None:
-    """Return None if ``path`` (square indices) is a knight's tour of the board, else why not.
+    """Why a path is not a knight's tour of a board, or None when it is one.
 
-    A tour visits every square once, each step is a knight move, and when ``closed``
-    the last square is a knight move from the first.
+    A tour visits every square once, each step is a knight move, and when ``closed`` the
+    last square is a knight move from the first.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's sides.
+    path : ArrayLike of int
+        Square indices ``row * cols + col`` in the order walked.
+    closed : bool
+        The tour must close.
+
+    Returns
+    -------
+    str or None
+        The first problem found, in words; None for a tour.
+
+    Examples
+    --------
+    >>> tour_problem(3, 4, [0, 6, 8, 1], closed=False)
+    'path has 4 squares, board has 12'
     """
     p = np.asarray(path, dtype=np.int64)
     n = rows * cols

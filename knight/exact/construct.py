@@ -35,7 +35,23 @@ class ConstructError(ValueError):
 
 
 def has_closed_tour(rows: int, cols: int) -> str | None:
-    """None when the board has a closed knight's tour (Schwenk 1991), else the reason."""
+    """Whether a board has a closed knight's tour (Schwenk 1991), and if not why.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The board's sides.
+
+    Returns
+    -------
+    str or None
+        None when the board has a closed tour, else the reason in words.
+
+    Examples
+    --------
+    >>> has_closed_tour(8, 8) is None, has_closed_tour(3, 8)
+    (True, 'the 3x8 board has no closed tour')
+    """
     m, n = sorted((int(rows), int(cols)))
     if m * n == 1:
         return "a 1x1 board has no closed tour (no move at all)"

@@ -39,15 +39,53 @@ def backtrack(
     order: str = "12345678",
     limit: int = 10_000_000,
 ) -> Tour | None:
-    """A knight's tour of ``board`` from ``start`` found by backtracking, or None when
-    there is none; with ``closed`` the tour must close (its end one knight move from the start).
+    """A knight's tour found by backtracking, or None when there is none.
 
-    ``ordering``: "warnsdorff" tries moves by least onward degree, ties by ``order``;
-    "warnsdorff-far" breaks degree ties towards the square farthest from the start;
-    "fixed" tries moves in ``order`` alone. ``prune``: "none", "dead-ends" or "pairs".
-    Raises :class:`SearchLimit` after ``limit`` moves without an answer; the search's
-    counters are in :func:`knight.exact.backtrack.backtrack` (docs/exact.md).
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
+    start : tuple of int or str
+        The first square, 1-based ``(row, col)`` or ``"R,C"``.
+    closed : bool
+        The tour must close: its end one knight move from the start.
+    prune : str
+        ``"none"``, ``"dead-ends"`` (refuse a move that leaves a square with an entrance
+        but no exit) or ``"pairs"`` (also one that cuts off a pair of such squares):
+        :data:`PRUNE_LEVELS`.
+    ordering : str
+        ``"warnsdorff"`` tries moves by least onward degree, ties by ``order``;
+        ``"warnsdorff-far"`` breaks degree ties towards the square farthest from the start;
+        ``"fixed"`` tries moves in ``order`` alone.
+    order : str
+        A tie order, a permutation of the moves ``1``..``8``, highest priority first.
+    limit : int
+        Search nodes (moves tried) at most.
 
+    Returns
+    -------
+    Tour or None
+        The tour (checked, ``solver="backtrack"``), or None when the search proves there
+        is none.
+
+    Raises
+    ------
+    SearchLimit
+        ``limit`` nodes passed without an answer.
+    ValueError
+        A bad argument, in one line naming it.
+
+    See Also
+    --------
+    construct : A closed tour of a large even board, without search.
+    has_closed_tour : Whether a closed tour exists at all.
+
+    Notes
+    -----
+    The search's counters (nodes, backtracks) are on :doc:`/exact`.
+
+    Examples
+    --------
     >>> t = backtrack(5, (1, 1))
     >>> t.complete, t.solver
     (True, 'backtrack')
@@ -76,14 +114,36 @@ def backtrack(
 
 
 def construct(board, start=(1, 1), *, method: str = "auto") -> Tour:
-    """A closed knight's tour of an even ``board`` (both sides at least 6) by divide and
-    conquer, in time linear in its squares, walked from ``start``.
+    """A closed knight's tour by divide and conquer, in time linear in the board's squares.
 
-    ``method``: "seed" (seed 004's quarters, ``|rows - cols| <= 2``), "grid" (blocks of
-    6, 8 and 10, any even board) or "auto" (seed when it applies). A board it cannot
-    build raises :class:`knight.exact.construct.ConstructError` (a ``ValueError``)
-    saying why.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`: an even board, both sides at least 6.
+    start : tuple of int or str
+        The square the tour is walked from, 1-based ``(row, col)`` or ``"R,C"``.
+    method : str
+        ``"seed"`` (quarters of a seed tour, ``|rows - cols| <= 2``), ``"grid"`` (blocks of
+        6, 8 and 10, any even board) or ``"auto"`` (seed when it applies).
 
+    Returns
+    -------
+    Tour
+        The closed tour (checked, ``solver="construct"``), starting at ``start``.
+
+    Raises
+    ------
+    ConstructError
+        A board the method cannot build, saying why (a ``ValueError``).
+    ValueError
+        A bad argument, in one line naming it.
+
+    See Also
+    --------
+    backtrack, has_closed_tour
+
+    Examples
+    --------
     >>> t = construct(8)
     >>> t.closed, t.squares[0], t.visited
     (True, (1, 1), 64)

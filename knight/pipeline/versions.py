@@ -8,13 +8,14 @@ those jobs (and, by their new outputs, what is made from them). A change that ca
 change a result (a refactor, a docstring, a moved helper, a faster kernel with the same
 rows) bumps nothing and reruns nothing.
 
-Nobody has to remember: ``tests/test_results_versions.py`` runs the workflow on
-``config/tiny.yaml`` and compares a digest of what each kind of job wrote (contents,
-not file bytes: the same rows from another pyarrow write the same digest) with
-``tests/data/results_digests.json``. Outputs changed under the same version: the test
-fails and names the kind to bump. A version bumped: it fails until the new digests are
-recorded (``python tests/results_digests.py --record``), so a bump without a change of
-results is caught too. Timings (seconds, benchmark files) are measurements, not
+Nobody has to remember: ``tests/test_tiny_study.py::test_results_match_their_recorded_versions``
+(slow tier) runs the workflow on ``config/tiny.yaml`` and compares a digest of what each
+kind of job wrote (contents, not file bytes: the same rows from another pyarrow write the
+same digest) with ``tests/data/results_digests.json``; ``tests/test_kind_digests.py``
+(fast tier) does so for two cheap kinds. Outputs changed under the same version: the
+test fails and names the kind to bump. A version bumped: it fails until the new digests
+are recorded (``python tests/results_digests.py --record``), so a bump without a change
+of results is caught too. Timings (seconds, benchmark files) are measurements, not
 results, and are left out of the digests.
 
 A kind is a Snakemake rule, or ``rule:variant`` where one rule runs different code

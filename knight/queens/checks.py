@@ -1,8 +1,9 @@
-"""Validation of the queens' parameters: bad values stop early with a clear message."""
+"""Validation of the queens' parameters, in the one style of :mod:`knight.core.checks`:
+a bad value stops early, in one line led by the argument's name."""
 
 from __future__ import annotations
 
-from knight.core.checks import integer as _int
+from knight.core.checks import int_arg
 
 #: Largest board side the N-queens kernel handles (bitmasks of one uint64 word).
 MAX_PLACE_N = 32
@@ -11,36 +12,35 @@ MAX_DOMINATE_N = 64
 
 
 def check_n(n, *, limit: int) -> int:
-    """Board side ``n`` as an int, 1 <= n <= limit."""
-    n = _int("n", n)
-    if n < 1:
-        raise ValueError(f"board side n must be at least 1, got n={n}")
-    if n > limit:
-        raise ValueError(f"board side n={n} is above the supported maximum {limit}")
-    return n
+    """Board side ``n`` as an int, 1 <= n <= limit.
+
+    >>> check_n(40, limit=32)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be in 1..32, got 40
+    """
+    return int_arg("n", n, 1, limit)
 
 
 def check_k(k, n: int) -> int:
-    """Number of queens ``k`` as an int, 1 <= k <= n*n."""
-    k = _int("k", k)
-    if k < 1:
-        raise ValueError(f"number of queens k must be at least 1, got k={k}")
+    """Number of queens ``k`` as an int, 1 <= k <= n*n.
+
+    >>> check_k(70, 8)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be at most 64 (the squares of the 8x8 board), got 70
+    """
+    k = int_arg("k", k, 1)
     if k > n * n:
-        raise ValueError(f"k={k} queens do not fit on the {n}x{n} board ({n * n} squares)")
+        raise ValueError(f"k must be at most {n * n} (the squares of the {n}x{n} board), got {k}")
     return k
 
 
 def check_workers(workers) -> int:
     """Dask worker count as an int >= 1."""
-    workers = _int("workers", workers)
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got workers={workers}")
-    return workers
+    return int_arg("workers", workers, 1)
 
 
 def check_tasks(tasks) -> int:
     """Number of tasks a search is split into, >= 1."""
-    tasks = _int("tasks", tasks)
-    if tasks < 1:
-        raise ValueError(f"tasks must be at least 1, got tasks={tasks}")
-    return tasks
+    return int_arg("tasks", tasks, 1)

@@ -54,7 +54,7 @@ from knight.queens.bits import (
     queen_cover,
     words,
 )
-from knight.queens.symmetry import _compare, _insertion_sort, square_images
+from knight.queens.symmetry import _insertion_sort, orbit, square_images
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -273,63 +273,15 @@ def _child_fails(d, q, g, k, cover, lv):
 
 
 @njit(nogil=True, cache=True)
-def _key_first(sq, m, corner):
-    """Smallest square of ``sq[:m]`` covering square 0 (``sq`` sorted), or a large number."""
-    for i in range(m):
-        if corner[sq[i]]:
-            return sq[i]
-    return 1 << 30
-
-
-@njit(nogil=True, cache=True)
-def _key_second(sq, m, u, lines):
-    """Smallest square of ``sq[:m]`` covering square ``u`` (``sq`` sorted), or a large
-    number (also when ``u`` < 0: no second square)."""
-    if u < 0:
-        return 1 << 30
-    for i in range(m):
-        s = sq[i]
-        for j in range(4):
-            if lines[s, j] == lines[u, j]:
-                return s
-    return 1 << 30
-
-
-@njit(nogil=True, cache=True)
 def classify(chosen, k, images, corner, second, lines, scratch, work):
-    """``(is_representative, orbit_size)`` of the set ``chosen[:k]`` (any order).
-
-    The representative is the orbit member with the smallest ``(a, b, sorted squares)``
-    key (module docstring). ``scratch``/``work``: int32[k] buffers; ``scratch`` is left
-    holding the sorted set.
+    """``(is_representative, orbit_size)`` of the set ``chosen[:k]`` (any order): its
+    :func:`knight.queens.symmetry.orbit` with the class search's key (module docstring).
+    ``scratch``/``work``: int32[k] buffers; ``scratch`` is left holding the sorted set.
     """
     for i in range(k):
         scratch[i] = chosen[i]
     _insertion_sort(scratch, k)
-    a = _key_first(scratch, k, corner)
-    u = second[a] if a < second.shape[0] else -1
-    b = _key_second(scratch, k, u, lines)
-    stab = 1
-    for g in range(1, images.shape[0]):
-        for i in range(k):
-            work[i] = images[g, scratch[i]]
-        _insertion_sort(work, k)
-        a2 = _key_first(work, k, corner)
-        if a2 < a:
-            return False, 0
-        if a2 > a:
-            continue
-        b2 = _key_second(work, k, u, lines)
-        if b2 < b:
-            return False, 0
-        if b2 > b:
-            continue
-        cmp = _compare(work, scratch, k)
-        if cmp < 0:
-            return False, 0
-        if cmp == 0:
-            stab += 1
-    return True, images.shape[0] // stab
+    return orbit(scratch[:k], images, work, corner, second, lines)
 
 
 @njit(nogil=True, cache=True)

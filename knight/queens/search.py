@@ -32,13 +32,47 @@ from knight.queens.symmetry import square_images
 
 @dataclass
 class SearchResult:
-    """Outcome of one search.
+    """The outcome of one queens search: counts, timings and, when kept, the sets.
 
-    ``sets``: int32[solutions, k] when kept: for domination the sorted squares of each
-    set, for placements the column of the queen in each row; rows sorted.
-    ``representatives`` (int32[classes, k]: each class's member smallest as a sorted
-    tuple of squares, rows sorted) and ``orbits`` (int32[classes], the size of each
-    class): from the class search.
+    Parameters
+    ----------
+    problem : str
+        ``"dominate"`` or ``"place"``.
+    n : int
+        Board side (the n x n board).
+    k : int
+        Queens per set (``n`` for placements).
+    solutions : int
+        Sets found.
+    classes : int
+        Classes of sets under the 8 symmetries of the square.
+    seconds : float
+        Wall-clock seconds of the search.
+    workers : int
+        Dask worker threads it ran on.
+    tasks : int
+        Tasks (units) it covered.
+    nodes : int
+        Search nodes visited.
+    task_seconds : numpy.ndarray
+        ``float[tasks]``: seconds of each task.
+    sets : numpy.ndarray or None
+        ``int32[solutions, k]`` when kept: for domination the sorted squares
+        (``r * n + c``) of each set, for placements the column of the queen in each row;
+        rows sorted. None when not kept.
+    representatives : numpy.ndarray or None
+        ``int32[classes, k]`` from the class search: each class's smallest member as a
+        sorted tuple of squares, rows sorted; None otherwise.
+    orbits : numpy.ndarray or None
+        ``int32[classes]`` from the class search: the size of each class; None otherwise.
+    resumed : int
+        Units read back from a store instead of searched.
+    cpu_seconds : float
+        CPU seconds of the class search's units, summed.
+
+    See Also
+    --------
+    knight.queens.tables.solutions_frame : The kept sets as a table.
     """
 
     problem: str  # "dominate" or "place"
@@ -58,8 +92,15 @@ class SearchResult:
     cpu_seconds: float = 0.0  # CPU seconds of the class search's units, summed
 
     def summary(self) -> dict:
-        """The CLI's JSON object; for ``dominate`` also ``units`` (covered) and ``read_back``
-        (of them, read back from a store instead of searched: ``seconds`` did not search them)."""
+        """The result as the command line prints it (``--json``).
+
+        Returns
+        -------
+        dict
+            ``n``, ``k`` (domination), ``solutions``, ``classes``, ``seconds`` and, for
+            ``dominate``, ``units`` (covered) and ``read_back`` (of them, read back from a
+            store: ``seconds`` did not search them).
+        """
         out = {"n": self.n}
         if self.problem == "dominate":
             out["k"] = self.k
@@ -70,7 +111,7 @@ class SearchResult:
 
     @property
     def imbalance(self) -> float:
-        """Longest task over the mean task (1.0 = perfectly even)."""
+        """Longest task over the mean task (1.0 when perfectly even)."""
         ts = self.task_seconds
         return float(ts.max() / ts.mean()) if len(ts) and ts.mean() > 0 else 1.0
 
@@ -197,25 +238,52 @@ def dominate(
     stop_at=None,
     report=None,
 ) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board (``n`` from 1 to 64), by
-    classes, in ``tasks`` units run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
+    """Every set of ``k`` queens that dominates the n x n board, searched by symmetry classes.
 
-    Counts every class once (its representative) with its orbit size; ``keep`` also
-    lists every set (the orbits of the representatives). ``store``: a folder where
-    each finished unit is written and from which finished units are read back
-    (resume), each verified first (:class:`knight.queens.units.Store`: a damaged unit
-    is searched again after one warning; a store of another search is refused), or a
-    :class:`knight.queens.units.Keeping` that also says how (refuse damage, replace a
-    store of another plan, copy committed records). ``only``: unit indices to run (e.g.
-    one per cluster job); the result then covers just those units. ``result.resumed``
-    counts the units read back instead of searched. ``progress`` (a
-    :class:`knight.runtime.progress.Progress`) is advanced once per finished unit.
+    Parameters
+    ----------
+    n : int
+        Board side, 1 to 64.
+    k : int
+        Queens, 1 to ``n * n``.
+    workers : int
+        Dask worker threads; 1 runs in this thread (unless ``client`` is given).
+    tasks : int
+        Units of work the search is split into (at least 1).
+    keep : bool
+        Also list every set (the orbits of the representatives) in ``sets``.
+    client : distributed.Client or None
+        A Dask client to run the tasks on instead of ``workers`` local threads.
+    progress : knight.runtime.progress.Progress or None
+        Advanced once per finished unit; None for no progress.
+    store : str, os.PathLike, knight.queens.units.Keeping or None
+        A folder where finished units are written and read back, verified (resume), or a
+        ``Keeping`` that also says how to treat damage, another plan, committed records.
+    only : Iterable of int or None
+        Unit indices to run (e.g. one per cluster job), the result covering just those.
+    stop_at : float or None
+        A deadline in ``time.time()`` seconds (needs ``store``): no unit starts after it.
+    report : Callable or None
+        Called as ``report(done, units, cpu)`` after the store is read and each unit ends.
 
-    ``stop_at`` (``time.time()`` seconds; needs ``store``): no unit starts after it; units
-    already started finish and are written, then :class:`knight.queens.units.Stopped` is
-    raised if any unit is left (nothing is merged). ``report``: called as
-    ``report(done, units, cpu)`` after the store is read and after each finished unit:
-    the units done of the search's ``units`` and the CPU seconds their results record.
+    Returns
+    -------
+    SearchResult
+        Counts (each class once, with its orbit size), ``representatives``, ``orbits``,
+        ``sets`` with ``keep``, ``resumed`` (units read back); :func:`dominate_all` checks it.
+
+    Raises
+    ------
+    ValueError
+        A bad argument or unit index, ``stop_at`` without ``store``, a store of another search.
+    knight.queens.units.Stopped
+        Units were left at ``stop_at`` (the started ones are written; nothing is merged).
+
+    Examples
+    --------
+    >>> r = dominate(5, 3, keep=True)
+    >>> r.solutions, r.classes, r.sets[0].tolist()
+    (186, 37, [0, 2, 17])
     """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
@@ -258,10 +326,43 @@ def dominate(
 
 
 def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
-    """Every set of ``k`` queens dominating the ``n x n`` board, each one enumerated.
+    """Every set of ``k`` queens that dominates the n x n board, each one enumerated.
 
-    The independent check of :func:`dominate` (another engine, no symmetry used);
-    classes are counted by testing each set found."""
+    The independent check of :func:`dominate` (another engine, no symmetry used); classes
+    are counted by testing each set found.
+
+    Parameters
+    ----------
+    n : int
+        Board side, 1 to 64.
+    k : int
+        Queens, 1 to ``n * n``.
+    workers : int
+        Dask worker threads; 1 runs in this thread (unless ``client`` is given).
+    tasks : int
+        Units of work the search is split into (at least 1).
+    keep : bool
+        Also list every set in ``sets``.
+    client : distributed.Client or None
+        A Dask client to run the tasks on instead of ``workers`` local threads.
+    progress : knight.runtime.progress.Progress or None
+        Advanced once per finished task; None for no progress.
+
+    Returns
+    -------
+    SearchResult
+        Counts; ``sets`` with ``keep``.
+
+    Raises
+    ------
+    ValueError
+        A bad ``n``, ``k``, ``workers`` or ``tasks``, in one line.
+
+    Examples
+    --------
+    >>> dominate_all(5, 3).solutions
+    186
+    """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -275,12 +376,41 @@ def dominate_all(n, k, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=Non
 
 
 def place(n, *, workers=1, tasks=DEFAULT_TASKS, keep=False, client=None, progress=None) -> SearchResult:
-    """Every placement of ``n`` non-attacking queens on the ``n x n`` board, in ``tasks`` tasks
-    run on ``workers`` Dask threads (1: this thread), or on the Dask ``client`` given.
+    """Every placement of ``n`` non-attacking queens on the n x n board.
 
     Without ``keep`` only the left half of row 0 is searched and mirrored, and classes
-    follow from Burnside's lemma (:mod:`knight.queens.nqueens`). ``progress`` is
-    advanced once per finished task.
+    follow from Burnside's lemma.
+
+    Parameters
+    ----------
+    n : int
+        Board side, 1 to 32.
+    workers : int
+        Dask worker threads; 1 runs in this thread (unless ``client`` is given).
+    tasks : int
+        Units of work the search is split into (at least 1).
+    keep : bool
+        Also list every placement in ``sets`` (the whole row 0 is then searched).
+    client : distributed.Client or None
+        A Dask client to run the tasks on instead of ``workers`` local threads.
+    progress : knight.runtime.progress.Progress or None
+        Advanced once per finished task; None for no progress.
+
+    Returns
+    -------
+    SearchResult
+        Counts (``k`` is ``n``); ``sets`` with ``keep``.
+
+    Raises
+    ------
+    ValueError
+        A bad ``n``, ``workers`` or ``tasks``, in one line.
+
+    Examples
+    --------
+    >>> r = place(6)
+    >>> r.solutions, r.classes
+    (4, 1)
     """
     n = check_n(n, limit=MAX_PLACE_N)
     workers, tasks = check_workers(workers), check_tasks(tasks)
@@ -321,7 +451,27 @@ def warm_up(search: str | None = None, keep: bool = False) -> None:
 
 
 def dominate_serial(n, k, keep=False) -> SearchResult:
-    """The best single-thread code: the whole class search in one kernel call."""
+    """The class search of :func:`dominate` in one kernel call, in this thread.
+
+    Parameters
+    ----------
+    n : int
+        Board side, 1 to 64.
+    k : int
+        Queens, 1 to ``n * n``.
+    keep : bool
+        Also list every set in ``sets``.
+
+    Returns
+    -------
+    SearchResult
+        As :func:`dominate` returns it (one task).
+
+    Raises
+    ------
+    ValueError
+        A bad ``n`` or ``k``, in one line.
+    """
     n = check_n(n, limit=MAX_DOMINATE_N)
     k = check_k(k, n)
     t0 = time.perf_counter()
@@ -339,7 +489,25 @@ def dominate_all_serial(n, k, keep=False) -> SearchResult:
 
 
 def place_serial(n, keep=False) -> SearchResult:
-    """The best single-thread code: the whole N-queens search in one kernel call."""
+    """The search of :func:`place` in one kernel call, in this thread.
+
+    Parameters
+    ----------
+    n : int
+        Board side, 1 to 32.
+    keep : bool
+        Also list every placement in ``sets``.
+
+    Returns
+    -------
+    SearchResult
+        As :func:`place` returns it (one task).
+
+    Raises
+    ------
+    ValueError
+        A bad ``n``, in one line.
+    """
     n = check_n(n, limit=MAX_PLACE_N)
     t0 = time.perf_counter()
     part = nqueens.solve_all(n, keep)
@@ -352,23 +520,42 @@ GAMMA_SEARCH_UP_TO = 13
 
 
 def domination_number(n, *, search="auto", workers=1) -> int:
-    """gamma(n): the fewest queens that dominate (attack or occupy every square of) the
-    ``n x n`` board (OEIS A075458); ``n`` from 1 to 64. A search runs on ``workers`` Dask
-    threads (1: this thread).
+    """gamma(n): the fewest queens that dominate (attack or occupy every square of) the n x n board.
 
-    ``search``: ``"auto"`` (the default) searches for n <= 13 (``GAMMA_SEARCH_UP_TO``) and
-    returns the published value above it; ``True`` always searches, however long it
-    takes; ``False`` returns the published value only. The search runs :func:`dominate`
-    for k = ceil((n - 1) / 2) (a proven lower bound), k + 1, ... and returns the first k
-    with a dominating set; a searched value that differs from the published one raises
-    ``RuntimeError``. An n with no published value and not searched is refused in one
-    line (``ValueError``) that says how to search it.
+    OEIS A075458. A search runs :func:`dominate` for k = ceil((n - 1) / 2) (a proven lower
+    bound), k + 1, ... and returns the first k with a dominating set.
 
+    Parameters
+    ----------
+    n : int
+        Board side, 1 to 64.
+    search : {"auto", True, False}
+        ``"auto"`` searches for n <= 13 (``GAMMA_SEARCH_UP_TO``) and gives the published
+        value above; True always searches, however long it takes; False gives the
+        published value only.
+    workers : int
+        Dask worker threads of a search; 1 runs in this thread.
+
+    Returns
+    -------
+    int
+        gamma(n).
+
+    Raises
+    ------
+    ValueError
+        A bad argument, or an n with no published value and not searched (the message says
+        how to search it).
+    RuntimeError
+        A searched value differs from the published one.
+
+    Examples
+    --------
     >>> import knight
     >>> knight.queens.domination_number(8)        # searched: no 4 queens do, 5 do
     5
-    >>> [knight.queens.domination_number(n) for n in range(1, 13)]
-    [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6]
+    >>> [knight.queens.domination_number(n) for n in range(1, 8)]
+    [1, 1, 1, 2, 3, 3, 4]
     >>> knight.queens.domination_number(25)       # published, not searched
     13
     >>> knight.queens.domination_number(30)

@@ -258,18 +258,46 @@ class _Quiet:
 
 
 def measure_speedup(searches, workers=(1, 2), *, repeats: int = 3, tasks: int = 32, log=None) -> pl.DataFrame:
-    """Speed-up and efficiency of the parallel search, timed in this process as the
-    workflow's queens stage times them: ``time_searches`` (every worker count once per round,
-    rounds repeated ``repeats`` times, so drifting load hits every count alike), then
-    ``speedup_table`` (medians, S(p), E(p), the ``spread`` of the repeats and the
-    ``unstable`` flag).
+    """Speed-up and efficiency of the parallel queens search, timed in this process.
 
-    ``searches``: instances such as ``{"problem": "dominate", "n": 8, "k": 5}`` or
-    ``{"problem": "place", "n": 12}``; ``workers``: Dask worker thread counts (1 is added
-    when missing: S(p) needs T(1)); counts above this machine's cores are kept as rows
-    with null times and a note. ``tasks``: tasks per search, the same for every count.
-    ``log``: a text stream for one line per timed run (default: none). Times in seconds.
+    Timed as the workflow's queens stage times them: every worker count once per round,
+    the rounds repeated ``repeats`` times (so drifting load hits every count alike); then
+    medians, S(p) = T(1) / T(p), E(p) = S(p) / p, the ``spread`` of the repeats and the
+    ``unstable`` flag.
 
+    Parameters
+    ----------
+    searches : Iterable of dict
+        Instances such as ``{"problem": "dominate", "n": 8, "k": 5}`` or
+        ``{"problem": "place", "n": 12}``.
+    workers : Iterable of int
+        Dask worker thread counts; 1 is added when missing (S(p) needs T(1)). Counts above
+        this machine's cores are kept as rows with null times and a note.
+    repeats : int
+        Rounds of timings.
+    tasks : int
+        Tasks per search, the same for every count.
+    log : io.TextIOBase or None
+        A text stream for one line per timed run; None for none.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (instance, worker count): ``instance``, ``workers``, ``runs``,
+        ``solutions``, the median times (seconds), ``speedup``, ``efficiency``, ``spread``,
+        ``unstable``, ...
+
+    Raises
+    ------
+    ValueError
+        A bad search or setting, in one line.
+
+    See Also
+    --------
+    dominate, place
+
+    Examples
+    --------
     >>> import knight
     >>> table = knight.queens.measure_speedup([{"problem": "place", "n": 6}], workers=[1, 2], repeats=2, tasks=4)
     >>> table.select("instance", "workers", "runs", "solutions").rows()

@@ -36,7 +36,25 @@ SCHEMA = {
 
 
 def squares_of(result: SearchResult) -> np.ndarray:
-    """int32[solutions, k]: sorted squares of every kept solution."""
+    """The kept sets of a search as squares.
+
+    Parameters
+    ----------
+    result : knight.queens.SearchResult
+        A search's result (:func:`knight.queens.dominate`, :func:`knight.queens.place`, ...).
+        Made with ``keep=True``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64[solutions, k]``: the squares ``r * n + c`` of each set, ascending
+        (a placement's queen of row r is at ``r * n + sets[r]``).
+
+    Raises
+    ------
+    ValueError
+        The search did not keep its sets.
+    """
     if result.sets is None:
         raise ValueError("the search did not keep its solutions (keep=False)")
     sets = np.asarray(result.sets, dtype=np.int64)
@@ -46,10 +64,27 @@ def squares_of(result: SearchResult) -> np.ndarray:
 
 
 def classes_of(sets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(class_id, orbit)`` per row of ``sets`` (int[m, k], rows sorted and ascending).
+    """The symmetry class and orbit size of each set.
 
-    ``class_id`` is the row index of the orbit's smallest member, which must be among
-    the rows (the solutions of a symmetric problem are closed under symmetry).
+    Parameters
+    ----------
+    sets : numpy.ndarray
+        ``int[m, k]``: squares of each set, each row ascending, rows sorted; closed under
+        the 8 symmetries of the board (the solutions of a symmetric problem are).
+    n : int
+        Board side.
+
+    Returns
+    -------
+    class_id : numpy.ndarray
+        ``int64[m]``: row index of the smallest member of each row's class.
+    orbit : numpy.ndarray
+        ``int64[m]``: number of distinct images of each row under the 8 symmetries.
+
+    Raises
+    ------
+    ValueError
+        The sets are not closed under the board's symmetries.
     """
     m, k = sets.shape
     if m == 0:
@@ -69,7 +104,36 @@ def classes_of(sets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def solutions_frame(result: SearchResult) -> pl.DataFrame:
-    """One row per kept solution of ``result`` (see the module docstring for columns)."""
+    """One row per kept set of a search, as people read it.
+
+    Parameters
+    ----------
+    result : knight.queens.SearchResult
+        A search's result (:func:`knight.queens.dominate`, :func:`knight.queens.place`, ...).
+        Made with ``keep=True``.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``problem, n, k, set_id, squares, cells, class_id, representative, orbit``: the
+        columns described in :mod:`knight.queens.tables`, one row per set in lexicographic
+        order of its squares.
+
+    Raises
+    ------
+    ValueError
+        The search did not keep its sets.
+
+    See Also
+    --------
+    classes_frame, write_solutions
+
+    Examples
+    --------
+    >>> from knight.queens import place
+    >>> solutions_frame(place(6, keep=True)).select("set_id", "cells", "orbit").row(0)
+    (0, '(1,2) (2,4) (3,6) (4,1) (5,3) (6,5)', 4)
+    """
     sets = squares_of(result)
     n, k = result.n, result.k
     order = np.lexsort(sets.T[::-1]) if len(sets) else np.zeros(0, np.int64)
@@ -105,10 +169,27 @@ CLASS_SCHEMA = {
 
 
 def classes_frame(result: SearchResult) -> pl.DataFrame:
-    """One row per class of a class search: ``class_id`` (0-based, representatives in
-    lexicographic order), ``squares`` (the representative: the class member smallest as
-    a sorted tuple, as in :func:`solutions_frame`), ``cells`` (1-based ``(row,col)``),
-    ``orbit`` (sets in the class); the orbits add up to the solutions."""
+    """One row per symmetry class of a class search (:func:`knight.queens.dominate`).
+
+    Parameters
+    ----------
+    result : knight.queens.SearchResult
+        A search's result (:func:`knight.queens.dominate`, :func:`knight.queens.place`, ...).
+        Of the class search, which gives the representatives.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``problem, n, k``, ``class_id`` (0-based, representatives in lexicographic order),
+        ``squares`` (the representative: the class's smallest member as a sorted tuple, as
+        in :func:`solutions_frame`), ``cells`` (1-based ``(row,col)``) and ``orbit`` (sets
+        in the class; the orbits add up to the solutions).
+
+    Raises
+    ------
+    ValueError
+        The result has no class representatives.
+    """
     if result.representatives is None:
         raise ValueError("the search did not produce class representatives")
     reps = np.asarray(result.representatives, dtype=np.int64)
@@ -129,7 +210,16 @@ def classes_frame(result: SearchResult) -> pl.DataFrame:
 
 
 def write_solutions(frame: pl.DataFrame, path: str | os.PathLike) -> None:
-    """Write ``frame`` to Parquet atomically, and a CSV beside it (squares space-separated)."""
+    """Write a solutions or classes table to Parquet, atomically, with a CSV beside it.
+
+    Parameters
+    ----------
+    frame : polars.DataFrame
+        A table of :func:`solutions_frame` or :func:`classes_frame`.
+    path : str or os.PathLike
+        The Parquet file; the CSV is the same path with suffix ``.csv`` (squares
+        space-separated).
+    """
     write_frame(frame, path, csv=False)
     flat = frame.with_columns(pl.col("squares").cast(pl.List(pl.String)).list.join(" "))
     with atomic_path(Path(path).with_suffix(".csv")) as tmp:

@@ -41,6 +41,7 @@ from knight.core.checks import (
 )
 from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
+from knight.engine import rule_registry
 from knight.engine.squirrel_cull import check_board
 from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks, sweep_bytes
 from knight.engine.sweep import run_chunk as run_sweep_chunk
@@ -115,14 +116,10 @@ class RuleSpec:
             order_rank(self.order)
         except ValueError as exc:
             raise SettingError("order", f"{self.order!r}: {exc}") from None
-        random = self.rule in RANDOM_RULES
-        for name, neutral, applies in (
-            ("seed", 0, random),
-            ("trials", 1, random),
-            ("retries", 1, self.rule == "random-order"),
-        ):
+        takes = rule_registry.rule(self.rule).defaults
+        for name, neutral in (("seed", 0), ("trials", 1), ("retries", 1)):
             try:
-                value = check_setting(name, getattr(self, name)) if applies else neutral
+                value = check_setting(name, getattr(self, name)) if name in takes else neutral
             except ValueError as exc:
                 raise SettingError(name, str(exc)) from None
             object.__setattr__(self, name, value)
@@ -136,12 +133,7 @@ class RuleSpec:
     def params(self) -> dict:
         """Plain values that decide this rule's rows."""
         out = {"rule": self.rule}
-        if self.rule in ORDER_RULES:
-            out["order"] = self.order
-        if self.rule in RANDOM_RULES:
-            out.update(seed=self.seed, trials=self.trials)
-        if self.rule == "random-order":
-            out["retries"] = self.retries
+        out.update((name, getattr(self, name)) for name, _ in rule_registry.rule(self.rule).settings)
         return out
 
     def steps_per_start(self, board: Board) -> int:
@@ -210,7 +202,7 @@ class Study:
         if not self.boards:
             raise SettingError("boards", f"study {self.name!r}: needs at least one board")
         for spec in self.rules:
-            if spec.rule == "squirrel-cull":
+            if rule_registry.rule(spec.rule).switches_orders:
                 for board in self.boards:
                     try:
                         check_board(board.rows, board.cols)
@@ -218,7 +210,7 @@ class Study:
                         raise SettingError("boards", str(exc)) from None
                 if self.starts != "corner":
                     raise SettingError(
-                        "starts", f"{_shown(self.starts)}: squirrel-cull starts from (1, 1) only: use starts: corner"
+                        "starts", f"{_shown(self.starts)}: {spec.rule} starts from (1, 1) only: use starts: corner"
                     )
             if self.orders != "default" and spec.rule not in ORDER_RULES:
                 other = [s.rule for s in self.rules if s.rule not in ORDER_RULES]
@@ -637,23 +629,60 @@ def run(
     workers: int = 1,
     progress: bool = True,
 ):
-    """``rule`` on ``board`` from ``starts``: a ``polars.DataFrame`` of runs, one row per
-    (start, trial), or per (start, order) with ``orders``.
+    """A tie-break rule on a board: one run per (start, trial), or per (start, order).
 
-    The columns are the rules stage's runs table's (:data:`RUNS_SCHEMA`): ``start`` and
-    ``end`` are square indices ``row * cols + col``, ``order`` the rank of the tie order
-    used (null for random and squirrel-cull), ``attempts`` random-order's attempts.
-    ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides at least 3);
-    ``starts``: ``"corner"`` ((1, 1)), ``"all"`` or 1-based ``(row, col)`` pairs;
-    ``order``: the tie order after the rule's key (fixed, pohl, roth, corner);
-    ``orders``: ``"default"`` (that one order), ``"all"`` or order strings (every one
-    from every start, tie-tree engine); ``trials``, ``seed``: runs per start and the
-    generator's seed of the random rules; ``retries``: random-order's attempts at most;
-    ``workers``: Dask worker threads (1: this thread, no Dask). Defaults are
-    :mod:`knight.engine.tiebreak`'s, as on the command line (``knight rules``). A progress
-    bar is drawn when stderr is a terminal (and ``progress``). Bad arguments raise
-    ``ValueError`` naming the argument.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
+    rule : str
+        The tie-break rule: ``fixed``, ``pohl``, ``roth``, ``corner``, ``random``,
+        ``random-order``, ``squirrel-cull``, ``pohl-random`` or ``roth-random``
+        (:doc:`/conventions`).
+    starts : str or Sequence of tuple of int
+        ``"corner"`` (1, 1), ``"all"`` or 1-based ``(row, col)`` pairs (run once each,
+        in square order).
+    order : str
+        The tie order that breaks what the rule's key leaves tied (fixed, pohl, roth,
+        corner), highest priority first.
+    orders : str or Sequence of str
+        ``"default"`` (``order`` alone), ``"all"`` or order strings: every one from every
+        start, by the tie-tree engine.
+    trials : int
+        Runs per start of the random rules.
+    seed : int
+        Seed of the random rules' generator.
+    retries : int
+        Attempts random-order makes at most per run.
+    workers : int
+        Dask worker threads; 1 runs in this thread, without Dask.
+    progress : bool
+        Draw a progress bar when stderr is a terminal.
 
+    Returns
+    -------
+    polars.DataFrame
+        The rules stage's runs, columns ``rule, rows, cols, start, order, trial, attempts,
+        visited, end, complete, closed``: ``start`` and ``end`` are square indices
+        ``row * cols + col``, ``order`` the tie order's rank (null for random and
+        squirrel-cull), ``attempts`` random-order's attempts.
+
+    Raises
+    ------
+    ValueError
+        A bad argument, in one line naming it (also a run too large for this machine's memory).
+
+    See Also
+    --------
+    knight.rules.tables : Aggregates of the runs.
+    knight.tour : One run, as a :class:`~knight.Tour`.
+
+    Notes
+    -----
+    The defaults are the command line's (``knight rules``).
+
+    Examples
+    --------
     >>> run(8, "pohl").select("rule", "start", "visited", "complete").rows()
     [('pohl', 0, 64, True)]
     """

@@ -26,17 +26,49 @@ def _need(frame: pl.LazyFrame, table: str, *columns: str, wanted: str = "the rul
 
 
 def keys(runs: pl.LazyFrame, *names: str) -> list[str]:
-    """``names`` (default :data:`KEYS`) less ``study`` when the runs have no such column."""
+    """The grouping keys of a table: ``names`` less ``study`` when the runs have no such column.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The runs (only the schema is read).
+    *names : str
+        The keys wanted; none for ``study, rule, rows, cols``.
+
+    Returns
+    -------
+    list of str
+        The keys, in the order given.
+    """
     names = list(names or KEYS)
     return names if "study" in runs.collect_schema().names() else [n for n in names if n != "study"]
 
 
 @same_kind
 def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per study, rule and board: runs, complete, closed, their rates, the mean number of
-    attempts, and for the random rules a 95 % (Wilson) interval of the completion rate
-    (each run taken as an independent trial; null for deterministic rules).
+    """Per study, rule and board: runs, their outcome and, for the random rules, an interval.
 
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The rules stage's runs (e.g. from :func:`knight.rules.run`), with a ``study``
+        column where they come from the workflow.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (study, rule, rows, cols): ``runs``, ``starts``, ``complete``,
+        ``closed``, ``attempts_mean``, ``completion_rate``, ``closed_rate`` (fractions of
+        ``runs``) and ``ci_low``, ``ci_high``: a 95 % Wilson interval of the completion rate
+        for the random rules (each run an independent trial), null for the others.
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+
+    Examples
+    --------
     >>> import knight
     >>> completion(knight.rules.run(8, "random", trials=100, seed=1)).select("runs", "complete").rows()
     [(100, 96)]
@@ -66,9 +98,27 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per study and deterministic rule, from (1, 1) (start square 0): boards run, the
-    boards on which the run is not a complete tour (smallest first, as ``RxC`` names),
-    the smallest of them and the largest board run."""
+    """Per study and deterministic rule: the boards on which the run from (1, 1) is not a tour.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The rules stage's runs (e.g. from :func:`knight.rules.run`), with a ``study``
+        column where they come from the workflow.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (study, rule), from the runs of start square 0: ``boards``
+        (run), ``largest_board``, ``failures``, ``first_failure`` (the smallest failing
+        board, ``RxC``), ``first_failure_visited`` (squares it reached) and ``failing``
+        (every failing board, smallest first).
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+    """
     _need(runs, "failures", "start", "visited", "complete")
     name = pl.format("{}x{}", "rows", "cols")
     corner = runs.filter((pl.col("start") == 0) & ~pl.col("rule").is_in(list(RANDOM_RULES)))
@@ -91,9 +141,25 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """The thesis's table 57 from runs of one order from every start: per study, rule
-    and board, starts run, complete and closed tours, and the starts whose tour closes
-    (1-based ``(row, col)`` as text)."""
+    """The thesis's table 57: per board, the outcome of one tie order from every start.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The rules stage's runs (e.g. from :func:`knight.rules.run`), with a ``study``
+        column where they come from the workflow.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (study, rule, rows, cols): ``starts`` (run), ``complete``,
+        ``closed`` and ``closed_starts`` (the starts whose tour closes, 1-based ``(row,col)`` text).
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+    """
     _need(runs, "table57", "start", "complete", "closed")
     label = pl.format("({},{})", *square_coords("start", "s_"))
     by = keys(runs)
@@ -112,8 +178,26 @@ def table57(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """random-order: per study and board, runs still without a complete tour after
-    ``after`` attempts, for ``after`` = 1 .. the most attempts any run made (figure 20)."""
+    """random-order: how many runs are still without a complete tour after each attempt (figure 20).
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The rules stage's runs (e.g. from :func:`knight.rules.run`), with a ``study``
+        column where they come from the workflow.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (study, rows, cols, after), ``after`` = 1 .. the most attempts
+        any run made: ``runs``, ``incomplete`` (runs without a tour after ``after``
+        attempts) and ``incomplete_rate``. Other rules' runs are left out.
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+    """
     _need(runs, "retries", "attempts", "complete")
     ro = runs.filter(pl.col("rule") == "random-order")
     by = keys(runs, "study", "rows", "cols")
@@ -140,8 +224,26 @@ def retries(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per study, rule, board and square (runs from every start): complete tours ending
-    there and closed tours starting there (figures 27 and 28)."""
+    """Per square: complete tours ending there and closed tours starting there (figures 27, 28).
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The rules stage's runs (e.g. from :func:`knight.rules.run`), with a ``study``
+        column where they come from the workflow.
+        Runs from every start.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (study, rule, rows, cols, square): ``row`` and ``col``
+        (1-based), ``complete_ends`` and ``closed_starts``.
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+    """
     _need(runs, "ends", "start", "end", "complete", "closed")
     by = keys(runs)
     ending = (
@@ -166,8 +268,24 @@ def ends(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def times(times: pl.LazyFrame) -> pl.LazyFrame:
-    """Per study, rule and board: runs, knight steps, compute seconds (summed over the
-    jobs' tasks) and steps per second."""
+    """Per study, rule and board: runs, knight steps, compute seconds and steps per second.
+
+    Parameters
+    ----------
+    times : polars.LazyFrame or polars.DataFrame
+        The rules stage's times table (``runs``, ``steps``, ``seconds`` per job's board).
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (study, rule, rows, cols): ``runs``, ``steps``, ``seconds``
+        (summed over the jobs' tasks) and ``steps_per_second``.
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+    """
     _need(times, "times", "runs", "steps", "seconds", wanted="the rules stage's times table")
     by = keys(times)
     return (
@@ -180,8 +298,26 @@ def times(times: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def squirrel_cull(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Squirrel and Cull's runs (from (1, 1) on m x m boards): per study and m, squares
-    visited, the board's squares, the fraction covered, complete and closed."""
+    """Squirrel and Cull's runs (from (1, 1) on m x m boards): coverage and outcome per board.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        The rules stage's runs (e.g. from :func:`knight.rules.run`), with a ``study``
+        column where they come from the workflow.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per squirrel-cull run: ``study`` (when present), ``m``,
+        ``visited``, ``squares`` (m * m), ``covered`` (``visited / squares``),
+        ``complete`` and ``closed``.
+
+    Raises
+    ------
+    ValueError
+        A column the table reads is missing, named in one line.
+    """
     _need(runs, "squirrel_cull", "visited", "complete", "closed")
     by = keys(runs, "study")
     return (

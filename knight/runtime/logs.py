@@ -14,21 +14,24 @@ A job stops, in one line in its log, when Snakemake above it is killed
 (:mod:`knight.runtime.watchdog`), and ignores SIGXFSZ, so that a write past
 ``ulimit -f`` fails (one line) instead of killing it.
 
-It also guards what the job reads and writes (:mod:`knight.core.seal`): every input is
-checked against its seal before the script goes on (a damaged input stops the job,
-named), the inputs' checksums are recorded as what the job's outputs are made from, and
-an output the job wrote without :mod:`knight.core.io` is sealed when the job succeeds.
+It also guards what the job reads and writes (:mod:`knight.core.seal`, :func:`job_seals`):
+every input is checked against its seal before the script goes on (a damaged input
+stops the job, named), the job's rule, parameters and inputs' checksums are what its
+outputs' seals record, and an output the job wrote without :mod:`knight.core.io` is
+sealed when the job succeeds.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import signal
 import sys
 import threading
 import traceback
+from collections.abc import Iterator
 
 from knight.core import seal
 from knight.runtime import faults
@@ -249,32 +252,48 @@ def _watch(logger: logging.Logger, console, job: str, log_file: LogFile | None) 
     watch_parent(stop)
 
 
-def guard_job(sm, logger: logging.Logger) -> None:
-    """Check every input of the job against its seal (raising :class:`knight.core.seal.SealError`,
-    one line naming the file, if it differs); record the inputs' checksums as what this
-    job's outputs are made from, and the job's rule and parameters as what made them
-    (:func:`knight.core.seal.set_maker`); and seal at a successful exit any output written without
-    :mod:`knight.core.io` (the job wrote it: Snakemake removes a job's outputs before it
-    runs)."""
+def job_provenance(sm) -> seal.Provenance:
+    """What the seals of a job's outputs record (:class:`knight.core.seal.Provenance`),
+    from the Snakemake job ``sm``: each input (``sm.input``) with its seal's SHA-256,
+    after checking it against its seal (:class:`knight.core.seal.SealError`, one line
+    naming the file, if it differs), and the job's ``sm.rule`` and ``sm.params``. A job
+    lacking its rule or its params records its inputs and the Python API as its maker."""
     sources = {}
     for path in _files(getattr(sm, "input", ())):
         sealed = seal.check(path, required=False, recover=_RECOVER)
         sources[path] = sealed["sha256"] if sealed else None
-    seal.set_sources(sources)
     params = getattr(sm, "params", None)
-    if params is not None and getattr(sm, "rule", None):
-        seal.set_maker(sm.rule, dict(params.items()))
-    outputs = _files(getattr(sm, "output", ()))
+    rule = getattr(sm, "rule", None)
+    if params is not None and rule:
+        return seal.Provenance.of_job(rule, dict(params.items()), sources)
+    return seal.Provenance(sources=tuple(sorted(sources.items())))
 
-    def seal_outputs():
+
+@contextlib.contextmanager
+def job_seals(sm, logger: logging.Logger) -> Iterator[seal.Provenance]:
+    """The sealing of the Snakemake job ``sm``: inside the block, every file written through
+    :mod:`knight.core.io` records the job's :func:`job_provenance` (its inputs are
+    checked first); when the block ends without an error and the job has not failed
+    (its excepthook ran), each output the job wrote without :mod:`knight.core.io` is
+    sealed (the job wrote it: Snakemake removes a job's outputs before it runs)."""
+    made = job_provenance(sm)
+    outputs = _files(getattr(sm, "output", ()))
+    with seal.recording(made):
+        yield made
         if _failed or getattr(sys, "last_value", None) is not None:  # the script failed
             return
         for path in outputs:
             if os.path.isfile(path) and not seal.matches(path):
-                seal.write_seal(path, path)
+                seal.write_seal(path, path, made)
                 logger.info("sealed %s (written outside knight.core.io)", path)
 
-    atexit.register(seal_outputs)
+
+def guard_job(sm, logger: logging.Logger) -> None:
+    """Open the job's sealing (:func:`job_seals`) for the rest of the script; it closes
+    at exit (sealing the outputs written without :mod:`knight.core.io`)."""
+    job = contextlib.ExitStack()
+    job.enter_context(job_seals(sm, logger))
+    atexit.register(job.close)
 
 
 def _files(items) -> list[str]:

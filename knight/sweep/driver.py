@@ -134,16 +134,62 @@ def _count(value, everything: int, named: dict[str, int] | None = None) -> int:
     return len(value)
 
 
-def check_sweep_fits(board: Board, starts, orders, *, kept: int | None = None, workers: int = 1) -> None:
-    """Refuse, in one line, a sweep whose :func:`sweep_bytes` do not fit in memory
-    (:func:`knight.runtime.memory.check_fits`); ``starts``, ``orders`` as :func:`run` takes them."""
+#: Seconds of CPU a run costs at least per square of the board, by engine: the tree
+#: walks a stretch that runs share once, the brute engine walks every run in full. Both
+#: lie below the costs on the performance page (docs/performance.md, "Sweep"), so only
+#: a sweep that could not finish is refused.
+CPU_SECONDS_PER_RUN_SQUARE = {"tree": 0.3e-9, "brute": 4e-9}
+#: The CPU-hours above which a sweep is refused unless the caller raises the limit.
+DEFAULT_MAX_CPU_HOURS = 1000.0
+
+
+def sweep_cpu_hours(board: Board, starts: int, orders: int, engine: str = "tree") -> float:
+    """A lower estimate of the CPU-hours a sweep of ``starts`` x ``orders`` runs on
+    ``board`` costs with ``engine`` (:data:`CPU_SECONDS_PER_RUN_SQUARE`).
+
+    >>> round(sweep_cpu_hours(Board(1000, 1000), 10**6, 40320))
+    3360
+    """
+    return starts * orders * board.size * CPU_SECONDS_PER_RUN_SQUARE[engine] / 3600
+
+
+def check_sweep_fits(
+    board: Board,
+    starts,
+    orders,
+    *,
+    kept: int | None = None,
+    workers: int = 1,
+    engine: str = "tree",
+    max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
+) -> None:
+    """Refuse, in one line and before any work, a sweep that could not finish: one whose
+    :func:`sweep_cpu_hours` exceed ``max_cpu_hours`` (a :class:`~knight.core.checks.SettingError`
+    keyed ``max_cpu_hours``), or whose :func:`sweep_bytes` do not fit in memory
+    (:func:`knight.runtime.memory.check_fits`). ``starts``, ``orders`` as :func:`run`
+    takes them; ``kept`` rows held at once (default all).
+
+    >>> check_sweep_fits(Board(1000, 1000), "all", "all")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    knight.core.checks.SettingError: max_cpu_hours: sweep of 1000x1000 (...) needs at least an estimated ...
+    """
+    from knight.core.checks import SettingError, positive_number
     from knight.core.orders import N_ORDERS
     from knight.runtime.memory import check_fits
 
+    limit = positive_number("max_cpu_hours", max_cpu_hours)
     n_starts = _count(starts, board.size, {"corner": 1})
     n_orders = _count(orders, N_ORDERS)
-    need = sweep_bytes(board, n_starts, n_orders, kept=kept, workers=workers)
-    check_fits(f"sweep of {board.name} ({n_starts * n_orders:,} runs)", need)
+    what = f"sweep of {board.name} ({n_starts * n_orders:,} runs"
+    hours = sweep_cpu_hours(board, n_starts, n_orders, engine)
+    if hours > limit:
+        raise SettingError(
+            "max_cpu_hours",
+            f"{what}, {engine} engine) needs at least an estimated {hours:,.0f} CPU-hours, more than the "
+            f"limit of {limit:,.0f}: choose a smaller sweep or raise the limit",
+        )
+    check_fits(f"{what})", sweep_bytes(board, n_starts, n_orders, kept=kept, workers=workers))
 
 
 def run(
@@ -156,33 +202,74 @@ def run(
     out: str | Path | None = None,
     *,
     chunk_runs: int = DEFAULT_CHUNK_RUNS,
+    max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
 ):
-    """Warnsdorff's rule from every start under every tie order of ``board``: a
-    ``polars.DataFrame`` with one row per (start, order), sorted by start, then order.
+    """Warnsdorff's rule from every start under every tie order of a board.
 
-    The columns are the Parquet runs table's (:data:`RUNS_SCHEMA`): ``start`` and ``end``
-    are square indices ``row * cols + col`` (0-based), ``order`` the tie order's rank
-    (docs/conventions.md). ``board``: ``8``, ``"6x8"`` or a :class:`~knight.Board` (sides
-    at least 3); ``starts``: ``"all"``, ``"corner"`` or 1-based ``(row, col)`` pairs;
-    ``orders``: ``"all"`` (the 40,320) or order strings; ``rule``: fixed, pohl, roth or
-    corner (each order breaks the ties the rule's key leaves); ``engine``: ``"tree"``
-    (each distinct path walked once) or ``"brute"`` (every pair walked: the independent
-    check); ``workers``: Dask worker threads (1: this thread, no Dask). With ``out`` the
-    runs dataset is written there too, as ``knight sweep --out`` writes it (the folder
-    is checked before any work), ``chunk_runs`` runs at most to a part file. A progress
-    bar is drawn when stderr is a terminal.
+    Parameters
+    ----------
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`, both sides at least 3.
+    starts : str or Sequence of tuple of int
+        ``"all"``, ``"corner"`` (1, 1) or 1-based ``(row, col)`` pairs.
+    orders : str or Sequence of str
+        ``"all"`` (the 40,320 tie orders) or order strings such as ``"12345678"``.
+    rule : str
+        The tie-break rule whose residual ties the orders break: ``fixed``, ``pohl``,
+        ``roth`` or ``corner``.
+    engine : str
+        ``"tree"`` (each distinct path walked once) or ``"brute"`` (every pair walked:
+        the independent check).
+    workers : int
+        Dask worker threads; 1 runs in this thread, without Dask.
+    out : str, pathlib.Path or None
+        A folder to write the runs dataset to as well, as ``knight sweep --out`` writes it
+        (checked before any work); None writes nothing.
+    chunk_runs : int
+        Runs at most to a part file.
+    max_cpu_hours : float
+        The most CPU-hours the sweep may be estimated to cost (a lower estimate,
+        :func:`~knight.sweep.driver.sweep_cpu_hours`); above it the sweep is refused
+        before any work. ``float("inf")``: no limit.
 
+    Returns
+    -------
+    polars.DataFrame
+        One row per (start, order), sorted by start, then order, with the columns of the
+        runs table: ``rows, cols, start, order, visited, end, complete, closed, ties``;
+        ``start`` and ``end`` are square indices ``row * cols + col``, ``order`` the tie
+        order's rank (:doc:`/conventions`). A progress bar is drawn when stderr is a terminal.
+
+    Raises
+    ------
+    ValueError
+        A bad argument, in one line naming it; a sweep whose estimated CPU-hours exceed
+        ``max_cpu_hours`` or whose rows do not fit in memory; an ``out`` folder that cannot
+        be written. All before any work.
+
+    See Also
+    --------
+    knight.sweep.tables : Aggregates of the runs.
+    knight.scan : The runs of a written dataset, verified.
+
+    Examples
+    --------
     >>> runs = run(5, starts=[(1, 1)], orders=["12345678", "21345678"])
     >>> runs.select("start", "order", "visited", "complete").rows()
     [(0, 0, 25, True), (0, 5040, 25, True)]
     """
     import polars as pl
 
-    from knight.core.checks import board_arg, choice_arg, int_arg, named
+    from knight.core.checks import SettingError, board_arg, choice_arg, int_arg, named
     from knight.runtime.progress import Progress
 
     board = board_arg(board, min_side=3)
-    check_sweep_fits(board, starts, orders, workers=int_arg("workers", workers, 1))  # before any list is made
+    workers = int_arg("workers", workers, 1)
+    engine = choice_arg("engine", engine, ENGINES)
+    try:  # before any list is made
+        check_sweep_fits(board, starts, orders, workers=workers, engine=engine, max_cpu_hours=max_cpu_hours)
+    except SettingError as exc:
+        raise exc.renamed({}) from None
     try:
         squares = parse_starts(board, starts)
     except ValueError as exc:
@@ -196,10 +283,9 @@ def run(
         starts=squares,
         ranks=ranks,
         chunk_runs=int_arg("chunk_runs", chunk_runs, 1),
-        engine=choice_arg("engine", engine, ENGINES),
+        engine=engine,
         rule=rule,
     )
-    workers = int_arg("workers", workers, 1)
     if out is not None:
         check_output_dir(board_folder(out, board, spec.rule), root=out)
     tables = []
@@ -212,6 +298,8 @@ __all__ = [
     "run",
     "sweep",
     "check_sweep_fits",
+    "sweep_cpu_hours",
+    "DEFAULT_MAX_CPU_HOURS",
     "SweepSummary",
     "write_chunk",
     "chunk_path",

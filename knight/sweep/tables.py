@@ -45,12 +45,36 @@ class SymmetryError(AssertionError):
 
 
 def scan_runs(paths: str | Sequence[str]) -> pl.LazyFrame:
-    """Lazy runs table (:data:`knight.engine.runs_table.RUNS_SCHEMA`) from Parquet files (a glob or a list of paths)."""
+    """The runs table of Parquet files, lazily.
+
+    Parameters
+    ----------
+    paths : str or Sequence of str
+        A glob (``"results/runs/**/*.parquet"``) or a list of paths.
+
+    Returns
+    -------
+    polars.LazyFrame
+        The runs table's columns (``rows, cols, start, order, visited, end, complete,
+        closed, ties``), in that order; the files are not verified (:func:`knight.scan` verifies).
+    """
     return pl.scan_parquet(paths, hive_partitioning=False).select(RUNS_SCHEMA.names)
 
 
 def order_catalogue(board: Board) -> pl.LazyFrame:
-    """Every order rank with its string and symmetry class id on ``board``."""
+    """Every tie order of a board: its rank, its string and its symmetry class.
+
+    Parameters
+    ----------
+    board : Board
+        The board whose symmetries define the classes.
+
+    Returns
+    -------
+    polars.LazyFrame
+        40,320 rows, by rank: ``order`` (rank), ``order_string`` (``"12345678"``),
+        ``class_id`` (the order's symmetry class on ``board``).
+    """
     return pl.LazyFrame(
         {
             "order": np.arange(40320, dtype=np.uint16),
@@ -62,11 +86,35 @@ def order_catalogue(board: Board) -> pl.LazyFrame:
 
 @same_kind
 def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per board: runs, complete, closed, completion rate, closed rate.
+    """Per board: runs, complete and closed tours, and their rates.
 
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per board (``rows, cols``, smallest first): ``runs``, ``complete``,
+        ``closed``, ``completion_rate`` and ``closed_rate`` (fractions of ``runs``).
+
+    Raises
+    ------
+    ValueError
+        ``runs`` lacks a column it reads, named in one line.
+
+    See Also
+    --------
+    orders, starts, ends, board_tables
+
+    Examples
+    --------
     >>> import knight
-    >>> completion(knight.sweep.run(6)).select("runs", "complete", "closed").rows()
-    [(1451520, 1431808, 182448)]
+    >>> runs = knight.sweep.run(6, orders=["12345678", "87654321"])
+    >>> completion(runs).select("runs", "complete", "closed").rows()
+    [(72, 70, 14)]
     """
     need_columns(runs, _RUNS_READ, "completion", "a runs table")
     return (
@@ -86,11 +134,37 @@ def completion(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def orders(runs: pl.LazyFrame, board: Board | int | str | None = None) -> pl.LazyFrame:
-    """Per order of one board: string, class id, starts run, complete and closed counts,
-    and ``complete_all`` (it completes from every start run: the thesis's table 58).
-    ``board``: ``8``, ``"6x8"`` or a :class:`Board`, the board whose runs are counted;
-    None for the runs' only board (:func:`board_runs`: runs of several boards are refused).
+    """Per tie order of one board: its outcome over the starts run (the thesis's table 58).
 
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+    board : int, str, Board or None
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`: the board whose runs are counted;
+        None for the runs' only board.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per order run, by rank: ``rows, cols, order, order_string, class_id``,
+        ``starts`` (starts run), ``complete`` and ``closed`` (tours from them) and
+        ``complete_all`` (a complete tour from every start run).
+
+    Raises
+    ------
+    ValueError
+        Runs of several boards and no ``board``, a ``board`` the runs do not hold, or a
+        missing column, in one line naming them.
+
+    See Also
+    --------
+    classes : The same per symmetry class.
+    board_runs : How the board is chosen.
+
+    Examples
+    --------
     >>> import knight, polars as pl
     >>> two = pl.concat([knight.sweep.run(b, orders=["12345678"]) for b in (5, "3x7")])
     >>> orders(two, board="3x7").select("rows", "cols", "starts", "complete").rows()
@@ -121,7 +195,25 @@ def _orders(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
 
 @same_kind
 def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
-    """Per start: orders run, complete, failing (the thesis's table 59) and closed counts."""
+    """Per start square: the tie orders run from it and their outcome (the thesis's table 59).
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per (board, start): ``rows, cols, start``, ``row`` and ``col``
+        (1-based), ``orders`` (run), ``complete``, ``failing`` (``orders - complete``), ``closed``.
+
+    Raises
+    ------
+    ValueError
+        ``runs`` lacks a column it reads, named in one line.
+    """
     need_columns(runs, _RUNS_READ, "starts", "a runs table")
     return (
         runs.group_by([*_BOARD_KEYS, "start"])
@@ -138,9 +230,27 @@ def starts(runs: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
-    """Per symmetry class (from an :func:`orders` table): members, size, complete and
-    closed counts of its members, and ``agree`` (all members have equal counts).
+    """Per symmetry class of tie orders: its members and whether they agree.
 
+    Parameters
+    ----------
+    order_table : polars.LazyFrame or polars.DataFrame
+        The table of :func:`orders` (one row per order), not runs.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per class: ``rows, cols, class_id``, ``class_string`` (its first
+        member), ``size``, ``members`` (space-separated), ``complete``, ``closed`` and
+        ``complete_all`` (of its first member) and ``agree`` (all members count alike).
+
+    Raises
+    ------
+    ValueError
+        ``order_table`` is a runs table, or lacks a column it reads.
+
+    Examples
+    --------
     >>> import knight
     >>> classes(knight.sweep.run(5, orders=["12345678"]))
     Traceback (most recent call last):
@@ -173,8 +283,28 @@ def classes(order_table: pl.LazyFrame) -> pl.LazyFrame:
 
 @same_kind
 def ends(runs: pl.LazyFrame, board: Board | int | str | None = None) -> pl.LazyFrame:
-    """Per square of one board: complete tours ending there and closed tours ending there.
-    ``board``: as for :func:`orders` (None: the runs' only board)."""
+    """Per square of one board: complete and closed tours ending there.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+    board : int, str, Board or None
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`: the board whose runs are counted;
+        None for the runs' only board.
+
+    Returns
+    -------
+    polars.LazyFrame or polars.DataFrame
+        Lazy when the input is. One row per square, by index: ``rows, cols, end``, ``row`` and ``col``
+        (1-based), ``complete`` and ``closed`` (tours ending there).
+
+    Raises
+    ------
+    ValueError
+        As :func:`orders` refuses.
+    """
     runs, board = board_runs(runs, board)
     return _ends(runs, board)
 
@@ -205,21 +335,69 @@ def _ends(runs: pl.LazyFrame, board: Board) -> pl.LazyFrame:
 
 
 def run_boards(runs: pl.LazyFrame) -> list[Board]:
-    """The distinct boards of ``runs``, smallest first (one lazy query of ``rows, cols``)."""
+    """The distinct boards of a runs table (one lazy query of ``rows, cols``).
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Rows with ``rows`` and ``cols`` columns.
+
+    Returns
+    -------
+    list of Board
+        Smallest first (by rows, then columns).
+    """
     sizes = runs.select(_BOARD_KEYS).unique().sort(_BOARD_KEYS).collect().rows()
     return [Board(int(r), int(c)) for r, c in sizes]
 
 
 def one_board(runs: pl.LazyFrame) -> Board:
-    """The one board of ``runs``; ``ValueError`` naming them when they hold several or none."""
+    """The one board of a runs table.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+
+    Returns
+    -------
+    Board
+        The runs' only board.
+
+    Raises
+    ------
+    ValueError
+        The runs hold several boards or none, named in one line.
+    """
     return board_runs(runs)[1]
 
 
 def board_runs(runs: pl.LazyFrame, board=None) -> tuple[pl.LazyFrame, Board]:
-    """``(runs of one board, that board)``: with ``board`` (``8``, ``"6x8"`` or a
-    :class:`Board`) the runs of that board, refused in one line naming both when the runs
-    hold none of it; without, the runs' only board, refused naming the boards found when
-    they hold several (or none). The runs must have the runs table's columns."""
+    """The runs of one board, and that board.
+
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+    board : int, str, Board or None
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`: the board whose runs are counted;
+        None for the runs' only board.
+
+    Returns
+    -------
+    runs : polars.LazyFrame
+        The runs of the board.
+    board : Board
+        The board.
+
+    Raises
+    ------
+    ValueError
+        A ``board`` the runs do not hold (naming both), runs of several boards or none
+        without ``board`` (naming those found), or a missing column.
+    """
     if isinstance(runs, pl.DataFrame):
         runs = runs.lazy()
     need_columns(runs, _RUNS_READ, "the table", "a runs table")
@@ -240,7 +418,20 @@ def board_runs(runs: pl.LazyFrame, board=None) -> tuple[pl.LazyFrame, Board]:
 
 
 def starts_closed_under_symmetry(board: Board, start_squares: np.ndarray) -> bool:
-    """True when the start set is a union of orbits, so class members must agree."""
+    """Whether a set of starts is a union of symmetry orbits (so a class's members must agree).
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    start_squares : numpy.ndarray
+        Square indices of the starts.
+
+    Returns
+    -------
+    bool
+        True when every symmetry maps the set onto itself.
+    """
     chosen = np.zeros(board.size, dtype=bool)
     chosen[np.asarray(start_squares)] = True
     return bool(chosen[group(board).squares[:, chosen]].all())
@@ -249,12 +440,30 @@ def starts_closed_under_symmetry(board: Board, start_squares: np.ndarray) -> boo
 def board_tables(
     runs: pl.LazyFrame, board: Board | int | str, *, check_classes: bool = True
 ) -> dict[str, pl.DataFrame]:
-    """All aggregate tables of one board's runs, collected together: the runs of
-    ``board`` only (``8``, ``"6x8"`` or a :class:`Board`; refused as :func:`board_runs`
-    refuses, e.g. a board the runs do not hold).
+    """Every aggregate of one board's runs, collected together.
 
-    With ``check_classes`` (valid when the starts are a union of symmetry orbits), a
-    class whose members disagree raises :class:`SymmetryError` naming the classes.
+    Parameters
+    ----------
+    runs : polars.LazyFrame or polars.DataFrame
+        Runs table (columns ``rows, cols, start, order, end, complete, closed`` at least),
+        e.g. from :func:`knight.sweep.run` or :func:`scan_runs`.
+    board : int, str or Board
+        ``8``, ``"6x8"`` or a :class:`~knight.Board`: only its runs are read.
+    check_classes : bool
+        Check that the members of every symmetry class agree (valid when the starts are a
+        union of orbits: :func:`starts_closed_under_symmetry`).
+
+    Returns
+    -------
+    dict of str to polars.DataFrame
+        ``completion``, ``orders``, ``starts``, ``classes`` and ``ends``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`board_runs` refuses.
+    SymmetryError
+        With ``check_classes``, a class whose members disagree, named.
     """
     runs, board = board_runs(runs, board)
     order_lf = _orders(runs, board)

@@ -1,6 +1,7 @@
-"""Cost before work: the API and the command estimate the memory of a request before
-they allocate, and refuse one that cannot fit in one line giving the estimate and what
-is available; the estimates are upper bounds of what a run takes."""
+"""Cost before work: the API and the command estimate the CPU time and the memory of a
+request before they work or allocate, and refuse one that cannot finish or fit in one
+line giving the estimate and the limit; the memory estimates are upper bounds of what a
+run takes, the CPU estimates lower bounds of what it costs."""
 
 import json
 import subprocess
@@ -29,7 +30,10 @@ REFUSED = (
     [
         (lambda: knight.tour(46000), r"tour of 46000x46000 \(fixed\)"),
         (lambda: knight.tour(46000, rule="roth"), r"tour of 46000x46000 \(roth\)"),
-        (lambda: knight.sweep.run(10**4, orders=["12345678"]), r"sweep of 10000x10000 \(100,000,000 runs\)"),
+        (
+            lambda: knight.sweep.run(10**4, orders=["12345678"], max_cpu_hours=float("inf")),
+            r"sweep of 10000x10000 \(100,000,000 runs\)",
+        ),
         (
             lambda: knight.rules.run(40000, "roth", starts="all"),
             r"rules run of roth on 40000x40000 \(1,600,000,000 runs\)",
@@ -44,10 +48,38 @@ def test_a_request_that_cannot_fit_is_refused_before_it_allocates(request_, what
 
 
 def test_the_command_refuses_it_in_one_line():
-    done = subprocess.run([*KNIGHT, "sweep", "10000", "--orders", "12345678"], capture_output=True, text=True)
+    done = subprocess.run(
+        [*KNIGHT, "sweep", "10000", "--orders", "12345678", "--max-cpu-hours", "inf"], capture_output=True, text=True
+    )
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("knight sweep: error: sweep of 10000x10000 (100,000,000 runs) needs about ")
+
+
+SLOW_SWEEP = (
+    "sweep of 1000x1000 (40,320,000,000 runs, tree engine) needs at least an estimated 3,360 CPU-hours, "
+    "more than the limit of 1,000: choose a smaller sweep or raise the limit"
+)
+
+
+def test_a_sweep_that_could_not_finish_is_refused_alike_by_the_api_and_the_command():
+    """The API keeps every row, the command streams them to disk: memory tells them
+    apart, the CPU time does not, and it is checked first, so both refuse 1000 x 1000
+    in the same line, each naming its own knob."""
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError) as refused:
+        knight.sweep.run(1000)
+    assert str(refused.value) == f"max_cpu_hours: {SLOW_SWEEP}"
+    done = subprocess.run([*KNIGHT, "sweep", "1000"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [f"knight sweep: error: --max-cpu-hours: {SLOW_SWEEP}"]
+    assert time.perf_counter() - t0 < 30  # refused, not started
+
+
+@pytest.mark.parametrize("limit", [0, -1, float("nan"), "10", True])
+def test_a_cpu_limit_must_be_a_number_above_zero(limit):
+    with pytest.raises(ValueError, match=rf"^max_cpu_hours: {limit!r}: must be a number above 0$"):
+        knight.sweep.run(5, orders=["12345678"], max_cpu_hours=limit)
 
 
 def test_an_address_space_limit_counts_as_what_is_available():

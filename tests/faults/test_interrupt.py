@@ -54,7 +54,9 @@ def interrupted_run(work, rule, delay, repo, sig=signal.SIGINT):
     as a terminal's Ctrl-C does; SIGTERM: as ``timeout`` does) ``delay`` s after the first
     job of Snakemake rule ``rule`` starts. A run still going 120 s later is killed (a hang)."""
     cmd = [sys.executable, "-m", "snakemake", "-s", os.path.join(repo, "Snakefile"), "--cores", "2"]
-    cmd += ["--directory", str(work), *TARGETS, "--configfile", str(work / "cfg.yaml")]
+    # Each job's listing shown (the default profile leaves listings out): its first line
+    # tells when a job of ``rule`` starts.
+    cmd += ["--directory", str(work), *TARGETS, "--quiet", "host", "--configfile", str(work / "cfg.yaml")]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True)
     lines, started = [], threading.Event()
     job = re.compile(rf"^(local)?rule {rule}:")

@@ -45,14 +45,10 @@ def test_the_api_and_the_command_record_their_maker(tmp_path, capsys):
     assert made_by(tmp_path / "after.txt") == {"by": "the knight Python API"}
 
 
-def _write(path: Path, text: str, sources: dict | None = None) -> None:
+def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    seal.set_sources(sources or {})
-    try:
-        with atomic_path(path) as tmp:
-            tmp.write_text(text)
-    finally:
-        seal.set_sources({})
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
 
 
 def test_the_start_up_check_trusts_only_what_a_job_made(tmp_path, monkeypatch):
@@ -64,12 +60,9 @@ def test_the_start_up_check_trusts_only_what_a_job_made(tmp_path, monkeypatch):
     by_api = Path("results/runs/board=5x5/part-0002.parquet")
     unsealed_maker = Path("results/runs/board=3x7/part-0000.parquet")
     elsewhere = Path("results/notes/mine.txt")  # no rule makes it: left alone
-    seal.set_maker("sweep_chunk", {"version": "sweep_chunk:tree=1"})
-    try:
+    with seal.recording(seal.Provenance.of_job("sweep_chunk", {"version": "sweep_chunk:tree=1"}, {})):
         _write(by_job, "job")
-    finally:
-        seal._maker.clear()
-    with seal.writer("knight sweep"):
+    with seal.recording(seal.Provenance(by="knight sweep")):
         _write(by_command, "command")
     _write(by_api, "api")
     _write(unsealed_maker, "old")
@@ -78,11 +71,9 @@ def test_the_start_up_check_trusts_only_what_a_job_made(tmp_path, monkeypatch):
     seal.seal_path(unsealed_maker).write_text(json.dumps(record))
     _write(elsewhere, "mine")
     made_from = Path("results/tables/boards/5x5/orders.parquet")
-    seal.set_maker("board_tables", {"version": "board_tables=1"})
-    try:
-        _write(made_from, "table", {str(by_command): seal.read_seal(by_command)["sha256"]})
-    finally:
-        seal._maker.clear()
+    sources = {str(by_command): seal.read_seal(by_command)["sha256"]}
+    with seal.recording(seal.Provenance.of_job("board_tables", {"version": "board_tables=1"}, sources)):
+        _write(made_from, "table")
 
     def is_output(path):
         return path.startswith(("results/runs/", "results/tables/"))

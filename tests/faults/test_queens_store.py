@@ -204,7 +204,7 @@ def test_a_damaged_unit_in_the_workflow_is_remade(tmp_path):
     # The start-up check compares every file with its seal first: the edit is named there.
     named = [line for line in res.stderr.splitlines() if str(unit.relative_to(tmp_path)) in line]
     assert any("its writer" in line for line in named), res.stderr[-3000:]  # differ / other size
-    assert "rule queens_unit" in res.stdout + res.stderr and "rule queens_frontier" in res.stdout + res.stderr
+    assert "(Rule: queens_unit)" in res.stdout + res.stderr and "(Rule: queens_frontier)" in res.stdout + res.stderr
     assert pl.read_parquet(tmp_path / target).equals(clean)
 
 
