@@ -10,9 +10,10 @@ HELP = "run Warnsdorff from every start under every tie order of one board"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.engine.sweep import DEFAULT_CHUNK_RUNS, ENGINES
+    from knight.engine.rows import ENGINES
     from knight.engine.tiebreak import ORDER_RULES
     from knight.sweep.driver import DEFAULT_MAX_CPU_HOURS
+    from knight.sweep.spec import DEFAULT_CHUNK_RUNS
 
     p = sub.add_parser(
         "sweep",
@@ -49,10 +50,10 @@ def main(args: argparse.Namespace) -> int:
 
     from knight.core.checks import SettingError
     from knight.core.dataset import writing
-    from knight.engine.sweep import SweepSpec, parse_orders, total_tasks
     from knight.runtime.cluster import dask_client
     from knight.runtime.progress import Progress
     from knight.sweep.driver import board_folder, check_output_dir, check_sweep_fits, sweep
+    from knight.sweep.spec import SweepSpec, parse_orders, total_tasks
 
     board, workers = board_and_workers(args)
     # Rows of about two chunks are held at once (one written, the next gathered).

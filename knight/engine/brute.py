@@ -36,6 +36,17 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
     return out
 
 
+def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str = "fixed") -> dict[str, np.ndarray]:
+    """Rows for every start in ``starts`` x every rank under ``rule`` (fixed, pohl, roth,
+    corner), by walking each pair (:func:`knight.engine.walk.pair_outcomes`)."""
+    st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
+    rk = np.tile(np.asarray(ranks, np.int64), len(starts))
+    out = pair_outcomes(board, rule, st, rk)
+    out["start"] = st
+    out["order"] = rk.astype(np.uint16)
+    return out
+
+
 def image_outcomes(board: Board, order: str) -> list[dict]:
     """Run ``order`` and its images g·o under every symmetry g of ``board`` from every start.
 
@@ -64,4 +75,4 @@ def image_outcomes(board: Board, order: str) -> list[dict]:
     return out
 
 
-__all__ = ["image_outcomes", "outcomes", "run"]
+__all__ = ["brute_orbit", "image_outcomes", "outcomes", "run"]

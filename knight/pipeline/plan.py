@@ -20,12 +20,12 @@ from pathlib import Path
 
 from knight.core.board import parse_board
 from knight.core.dataset import part_name
-from knight.engine.sweep import SweepSpec
 from knight.pipeline.config import settings
 from knight.pipeline.versions import version
 from knight.rules.studies import Study, task_bytes
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census_check import checked_boards
+from knight.sweep.spec import SweepSpec
 from knight.sweep.tables import TABLES
 
 #: Root of every result.

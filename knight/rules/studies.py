@@ -11,7 +11,7 @@ of its boards from its starts (docs/rules.md). For one rule, its work is cut int
   ``trials`` times a start). So a board of 300 from every start is many chunks, and
   many small boards share one. Each is run by :func:`knight.engine.walk.outcomes`.
 - *tree* chunks (fixed, pohl, roth, corner under every residual tie order, or a list
-  of orders): each board's tie-tree sweep (:class:`knight.engine.sweep.SweepSpec`), one
+  of orders): each board's tie-tree sweep (:class:`knight.sweep.spec.SweepSpec`), one
   study chunk per sweep chunk (``chunk_runs`` runs, whole start orbits).
 
 A chunk's rows depend only on its content (:meth:`Chunk.params`), never on how it is
@@ -43,8 +43,6 @@ from knight.core.orders import N_ORDERS
 from knight.core.orders import rank as order_rank
 from knight.engine import rule_registry
 from knight.engine.squirrel_cull import check_board
-from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks, sweep_bytes
-from knight.engine.sweep import run_chunk as run_sweep_chunk
 from knight.engine.tiebreak import (
     DEFAULT_ORDER,
     DEFAULT_RETRIES,
@@ -57,6 +55,8 @@ from knight.engine.tiebreak import (
     rule_code,
 )
 from knight.runtime.tasks import pool, run_tasks
+from knight.sweep.chunks import run_chunk as run_sweep_chunk
+from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec, chunk_tasks, sweep_bytes
 
 #: Columns of the rules stage's runs table, in order. ``order`` is the rank of the tie
 #: order a run used (the rule's own, the residual order of a tree row, random-order's
@@ -600,7 +600,7 @@ def run_bytes(board: Board, rule: str, starts: int, runs_per_start: int, *, orde
     ``runs_per_start`` rows each (trials), with ``workers`` threads: the rows, the start
     lists, and per worker two runs' board storage (:func:`knight.engine.walk.board_bytes`);
     over ``orders`` tie orders (the tie-tree engine), the sweep's estimate
-    (:func:`knight.engine.sweep.sweep_bytes`).
+    (:func:`knight.sweep.spec.sweep_bytes`).
 
     >>> run_bytes(Board(8, 8), "roth", 64, 1)
     5760

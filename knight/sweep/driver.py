@@ -1,8 +1,8 @@
 """The sweep stage: a board's sweep run and written as a runs dataset, and
 :func:`run`, the library's entry point.
 
-The sweep itself (its plan of orbit chunks and the rows each computes) is
-:mod:`knight.engine.sweep`; this module writes it (``board=RxC/part-NNNN.parquet``, then
+The sweep's plan of orbit chunks is :mod:`.spec`, and their computing :mod:`.chunks`;
+this module writes them (``board=RxC/part-NNNN.parquet``, then
 the manifest) and hands it to Python callers as a polars ``DataFrame``.
 """
 
@@ -18,17 +18,10 @@ import pyarrow.compute as pc
 
 from knight.core import dataset
 from knight.core.board import Board, parse_starts
+from knight.engine.rows import ENGINES
 from knight.engine.runs_table import RUNS_SCHEMA, write_runs
-from knight.engine.sweep import (
-    DEFAULT_CHUNK_RUNS,
-    ENGINES,
-    ChunkResult,
-    SweepSpec,
-    iter_chunks,
-    parse_orders,
-    sweep_bytes,
-    total_tasks,
-)
+from knight.sweep.chunks import ChunkResult, iter_chunks
+from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec, parse_orders, sweep_bytes, total_tasks
 
 
 def board_folder(root: str | Path, board: Board, rule: str = "fixed") -> Path:
@@ -69,7 +62,7 @@ def sweep(
     workers: int = 1,
 ) -> SweepSummary:
     """Run every chunk of ``spec`` on ``client`` or ``workers`` local threads
-    (:func:`knight.engine.sweep.iter_chunks`); with ``out_dir``, write the board's runs
+    (:func:`knight.sweep.chunks.iter_chunks`); with ``out_dir``, write the board's runs
     dataset there (``board=RxC/part-NNNN.parquet``, then its manifest, see
     :mod:`knight.core.dataset`). ``on_chunk(result)`` is called with each chunk's
     :class:`ChunkResult`, in order.

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from knight.core.board import Board
 from knight.core.checks import Problems, SettingError, boards_setting, orders_setting, squares_setting
-from knight.engine.sweep import DEFAULT_CHUNK_RUNS, ENGINES, SweepSpec
+from knight.engine.rows import ENGINES
+from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec
 
 #: Largest board of the sweep stage (every start x every order): 65,536 squares is
 #: 2.6e9 runs, about 660 jobs of the default size.

@@ -2,8 +2,8 @@
 
 from knight.core.dataset import write_manifest
 from knight.engine.runs_table import RUNS_SCHEMA
-from knight.engine.sweep import SweepSpec
 from knight.runtime.logs import script_logging
+from knight.sweep.spec import SweepSpec
 
 sm = snakemake
 log = script_logging(sm)
