@@ -62,3 +62,16 @@ def test_nothing_imports_by_name_outside_the_lazy_loader_and_the_command_table()
         if ("importlib" in text or "__import__(" in text) and rel not in ("_lazy.py", "cli.py"):
             users.append(rel)
     assert not users, users
+
+
+def test_the_workflow_calls_stages_never_the_engine():
+    """The workflow's scripts and rules reach the walk engine through a stage's functions."""
+    workflow = KNIGHT.parent / "workflow"
+    files = [KNIGHT.parent / "Snakefile", *sorted(workflow.rglob("*.py")), *sorted(workflow.rglob("*.smk"))]
+    wrong = [
+        f"{p.relative_to(KNIGHT.parent)}: {line.strip()}"
+        for p in files
+        for line in p.read_text().splitlines()
+        if "knight.engine" in line and ("import" in line)
+    ]
+    assert files[1:] and not wrong, "\n".join(wrong)

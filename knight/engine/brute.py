@@ -14,9 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.orders import check_ranks, unrank
-from knight.core.orders import rank as order_rank
-from knight.core.symmetry import group
+from knight.core.orders import check_ranks
 from knight.core.tour import Tour
 from knight.engine.walk import pair_outcomes
 from knight.engine.walk import run as walk_run
@@ -47,32 +45,4 @@ def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str =
     return out
 
 
-def image_outcomes(board: Board, order: str) -> list[dict]:
-    """Run ``order`` and its images g·o under every symmetry g of ``board`` from every start.
-
-    One dict per group element (identity first): ``element`` name, ``order`` string of
-    g·o, ``codes[rows, cols]`` (0 incomplete, 1 open tour, 2 closed tour, at the start
-    square), ``unvisited[rows, cols]`` and ``complete`` / ``closed`` counts over starts.
-    """
-    g = group(board)
-    images = g.order_images()[:, order_rank(order)]
-    starts = np.arange(board.size, dtype=np.uint32)
-    out = []
-    for name, img in zip(g.names(), images.tolist()):
-        res = outcomes(board, starts, np.full(board.size, img, dtype=np.uint16))
-        codes = res["complete"].astype(np.int64) + res["closed"].astype(np.int64)
-        unvisited = board.size - res["visited"].astype(np.int64)
-        out.append(
-            {
-                "element": name,
-                "order": unrank(img),
-                "codes": codes.reshape(board.rows, board.cols),
-                "unvisited": unvisited.reshape(board.rows, board.cols),
-                "complete": int(res["complete"].sum()),
-                "closed": int(res["closed"].sum()),
-            }
-        )
-    return out
-
-
-__all__ = ["brute_orbit", "image_outcomes", "outcomes", "run"]
+__all__ = ["brute_orbit", "outcomes", "run"]

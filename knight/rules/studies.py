@@ -398,6 +398,13 @@ def _study(entry: Mapping, section: Mapping) -> Study:
 
 
 # --- running a chunk --------------------------------------------------------------
+def warm_up(rule: str) -> None:
+    """Compile ``rule``'s kernel (a run on 5 x 5), so that a chunk's times are compute only."""
+    from knight.engine.walk import outcomes
+
+    outcomes(Board(5, 5), rule if rule != "squirrel-cull" else "fixed", [0])
+
+
 def walk_rows(board: Board, spec: RuleSpec, starts: np.ndarray) -> dict[str, np.ndarray]:
     """Rows of ``spec`` from ``starts`` (every trial each), with the task's compute seconds."""
     from knight.engine.walk import outcomes

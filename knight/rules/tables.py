@@ -19,6 +19,8 @@ from knight.engine.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
 KEYS = ["study", "rule", "rows", "cols"]
+#: Runs of the rules that draw nothing at random.
+DETERMINISTIC = ~pl.col("rule").is_in(list(RANDOM_RULES))
 
 
 def _need(frame: pl.LazyFrame, table: str, *columns: str, wanted: str = "the rules stage's runs") -> None:
@@ -121,7 +123,7 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
     """
     _need(runs, "failures", "start", "visited", "complete")
     name = pl.format("{}x{}", "rows", "cols")
-    corner = runs.filter((pl.col("start") == 0) & ~pl.col("rule").is_in(list(RANDOM_RULES)))
+    corner = runs.filter((pl.col("start") == 0) & DETERMINISTIC)
     by = keys(runs, "study", "rule")
     return (
         corner.sort("rows", "cols")

@@ -41,6 +41,14 @@ def write_chunk(result: ChunkResult, path: str | Path) -> None:
     write_runs(result.table, path)
 
 
+def write_board_manifest(folder: str | Path, files, spec: SweepSpec) -> dict:
+    """Check a board's runs files against ``spec``'s plan (rows per chunk, the runs
+    schema) and write the manifest that seals them (:func:`knight.core.dataset.write_manifest`)."""
+    return dataset.write_manifest(
+        folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA, board=spec.board.name, rule=spec.rule
+    )
+
+
 @dataclass
 class SweepSummary:
     board: Board
@@ -91,9 +99,7 @@ def sweep(
             write_chunk(res, path)
             files.append(path)
     if folder is not None:
-        dataset.write_manifest(
-            folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA, board=spec.board.name, rule=spec.rule
-        )
+        write_board_manifest(folder, files, spec)
     return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
 
 
@@ -295,6 +301,7 @@ __all__ = [
     "DEFAULT_MAX_CPU_HOURS",
     "SweepSummary",
     "write_chunk",
+    "write_board_manifest",
     "chunk_path",
     "board_folder",
     "check_output_dir",

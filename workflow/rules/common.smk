@@ -10,13 +10,13 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from knight.core import dataset, seal
-from knight.engine.tiebreak import RULES
 from knight.pipeline import locks
 from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
 from knight.runtime.faults import describe as describe_fault
 from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan
+from knight.rules.studies import RULES
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
 from knight.sweep.tables import TABLES
