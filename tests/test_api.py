@@ -323,7 +323,7 @@ DOCTEST_MODULES = [
     "knight.runtime.watchdog",
     "knight.runtime.memory",
     "knight.engine.walk",
-    "knight.rules.studies",
+    "knight.rules.driver",
     "knight.rules.tables",
     "knight.exact.tours",
     "knight.claims.spec",

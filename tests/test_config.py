@@ -8,7 +8,7 @@ import yaml
 from workflow_run import snakemake as run_snakemake
 
 from knight.pipeline.config import SCHEMA, ConfigError, load
-from knight.rules.studies import RuleSpec
+from knight.rules.study import RuleSpec
 
 DEFAULT = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "..", "config", "config.yaml")))
 

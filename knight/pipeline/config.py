@@ -131,7 +131,7 @@ def _settings_builders() -> dict:
     from knight.exact.settings import ExactSettings
     from knight.queens.settings import QueensSettings
     from knight.report.settings import FigureSettings
-    from knight.rules.studies import RulesSettings
+    from knight.rules.settings import RulesSettings
     from knight.runtime.cluster import DaskSettings
     from knight.sweep.settings import SweepSettings
 

@@ -22,7 +22,8 @@ from knight.core.board import parse_board
 from knight.core.dataset import part_name
 from knight.pipeline.config import settings
 from knight.pipeline.versions import version
-from knight.rules.studies import Study, task_bytes
+from knight.rules.chunks import task_bytes
+from knight.rules.study import Study
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census_check import checked_boards
 from knight.sweep.spec import SweepSpec
@@ -146,7 +147,7 @@ class Plan:
     def rules_resources(self, study: str, rule: str, chunk: str, attempt: int) -> dict:
         """Memory (MB) and run time (minutes) of one chunk job, from its rows, boards and
         knight steps: 300 MB plus 100 bytes a row plus each thread's largest task's boards
-        (:func:`knight.rules.studies.task_bytes`); time at :data:`RULE_RATE` knight steps a
+        (:func:`knight.rules.chunks.task_bytes`); time at :data:`RULE_RATE` knight steps a
         second a thread; doubled on a retry."""
         s = self.studies[study]
         c = s.chunks(rule)[int(chunk)]

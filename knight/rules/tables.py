@@ -1,6 +1,6 @@
 """Aggregates of the rules stage's runs, as polars lazy queries.
 
-Every aggregate takes runs (:data:`knight.rules.studies.RUNS_SCHEMA`, e.g. from
+Every aggregate takes runs (:data:`knight.rules.chunks.RUNS_SCHEMA`, e.g. from
 :func:`knight.rules.run`, with a ``study`` column where they come from the workflow) as a
 ``LazyFrame`` and returns a ``LazyFrame`` (nothing collected), or as a ``DataFrame`` and
 returns a ``DataFrame``. Without a ``study`` column the tables have none. Boards are

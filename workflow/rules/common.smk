@@ -16,7 +16,7 @@ from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
 from knight.runtime.faults import describe as describe_fault
 from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan
-from knight.rules.studies import RULES
+from knight.rules.settings import RULES
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
 from knight.sweep.tables import TABLES

@@ -1,7 +1,8 @@
 """Snakemake script: one chunk of a study's runs of one rule, on Dask, written with its times."""
 
 from knight.core.io import write_parquet
-from knight.rules.studies import Study, run_chunk, warm_up
+from knight.rules.chunks import run_chunk, warm_up
+from knight.rules.study import Study
 from knight.runtime.cluster import DaskSettings
 from knight.runtime.logs import script_logging
 
