@@ -10,7 +10,7 @@ HELP = "run Warnsdorff from every start under every tie order of one board"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.engine.rows import ENGINES
+    from knight.engine.rows import DEFAULT_ENGINE, ENGINES
     from knight.engine.tiebreak import ORDER_RULES
     from knight.sweep.driver import DEFAULT_MAX_CPU_HOURS
     from knight.sweep.spec import DEFAULT_CHUNK_RUNS
@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--out", metavar="DIR", help="write the runs dataset under DIR (board=RxC/part-NNNN.parquet)")
-    p.add_argument("--engine", choices=ENGINES, default="tree", help="tree (default) or brute (the independent check)")
+    p.add_argument(
+        "--engine", choices=ENGINES, default=DEFAULT_ENGINE, help="tree (default) or brute (the independent check)"
+    )
     p.add_argument(
         "--rule",
         choices=ORDER_RULES,

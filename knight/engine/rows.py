@@ -12,8 +12,27 @@ from __future__ import annotations
 import numpy as np
 
 from knight.core.board import Board
+from knight.core.checks import SettingError, choice_arg
 
+#: The engines, and the one a sweep uses unless told.
 ENGINES = ("brute", "tree")
+DEFAULT_ENGINE = "tree"
+
+
+def check_engine(value) -> str:
+    """``value`` if it names an engine: the one check of an engine, wherever one is given
+    (a sweep, its config section, the command line, :func:`knight.sweep.run`).
+
+    >>> check_engine("brute")
+    'brute'
+    >>> check_engine("fast")
+    Traceback (most recent call last):
+    knight.core.checks.SettingError: engine 'fast' is not one of brute, tree
+    """
+    try:
+        return choice_arg("engine", value, ENGINES)
+    except ValueError as exc:
+        raise SettingError("engine", str(exc)) from None
 
 
 def orbit_rows(
@@ -25,15 +44,13 @@ def orbit_rows(
     """
     # The kernels are imported here: their modules compile when imported (fixed
     # signatures), and planning a sweep must compile nothing.
-    if engine == "brute":
+    if check_engine(engine) == "brute":
         from knight.engine.brute import brute_orbit
 
         return brute_orbit(board, starts, ranks, rule)
-    if engine == "tree":
-        from knight.engine.tree import tree_orbit
+    from knight.engine.tree import tree_orbit
 
-        return tree_orbit(board, starts, ranks, rule=rule)
-    raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
+    return tree_orbit(board, starts, ranks, rule=rule)
 
 
-__all__ = ["ENGINES", "orbit_rows"]
+__all__ = ["DEFAULT_ENGINE", "ENGINES", "check_engine", "orbit_rows"]

@@ -88,18 +88,51 @@ def _with_defaults(cls):
 _Validator = _with_defaults(Draft202012Validator)
 
 
+def load_schema(path: str | Path) -> dict:
+    """The schema file ``path`` as the validator and the docs read it, with what the
+    library declares filled in, so that each is declared in one place: the sweep's
+    engines and default engine (:mod:`knight.engine.rows`), and the rules section's rule
+    names (``$defs.rule``) and each rule's settings with their defaults
+    (``properties.settings``, :data:`knight.engine.rule_registry.REGISTRY`).
+
+    >>> rules = load_schema(SCHEMA.parent / "rules.schema.yaml")
+    >>> len(rules["$defs"]["rule"]["enum"]), rules["properties"]["settings"]["properties"]["pohl"]["properties"]
+    (9, {'order': {'$ref': '#/$defs/order', 'default': '12345678'}})
+    """
+    path = Path(path)
+    schema = yaml.safe_load(path.read_text())
+    if path.name == SCHEMA.name:
+        from knight.engine.rows import DEFAULT_ENGINE, ENGINES
+
+        schema["properties"]["sweep"]["properties"]["engine"].update(enum=list(ENGINES), default=DEFAULT_ENGINE)
+    if path.name == "rules.schema.yaml":
+        from knight.engine.rule_registry import REGISTRY
+
+        schema["$defs"]["rule"]["enum"] = [r.name for r in REGISTRY]
+        schema["properties"]["settings"]["properties"] = {
+            r.name: {
+                "description": r.summary,
+                "type": "object",
+                "additionalProperties": False,
+                "default": {},
+                "properties": {name: {"$ref": f"#/$defs/{name}", "default": value} for name, value in r.settings},
+            }
+            for r in REGISTRY
+        }
+    return schema
+
+
 def _validator(schema_path: Path):
     folder = schema_path.parent
 
     def retrieve(uri: str) -> Resource:
-        contents = yaml.safe_load((folder / uri.rsplit("/", 1)[-1]).read_text())
+        contents = load_schema(folder / uri.rsplit("/", 1)[-1])
         # Without "$schema" the section is validated by this class, which fills in defaults
         # (jsonschema picks a class by "$schema" on descending into a resource).
         contents.pop("$schema", None)
         return Resource.from_contents(contents, default_specification=DRAFT202012)
 
-    schema = yaml.safe_load(schema_path.read_text())
-    return _Validator(schema, registry=Registry(retrieve=retrieve))
+    return _Validator(load_schema(schema_path), registry=Registry(retrieve=retrieve))
 
 
 def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from knight.core import dataset
 from knight.core.board import Board, parse_starts
-from knight.engine.rows import ENGINES
+from knight.engine.rows import DEFAULT_ENGINE, check_engine
 from knight.engine.runs_table import RUNS_SCHEMA, write_runs
 from knight.sweep.chunks import ChunkResult, iter_chunks
 from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec, parse_orders, sweep_bytes, total_tasks
@@ -142,7 +142,7 @@ CPU_SECONDS_PER_RUN_SQUARE = {"tree": 0.3e-9, "brute": 4e-9}
 DEFAULT_MAX_CPU_HOURS = 1000.0
 
 
-def sweep_cpu_hours(board: Board, starts: int, orders: int, engine: str = "tree") -> float:
+def sweep_cpu_hours(board: Board, starts: int, orders: int, engine: str = DEFAULT_ENGINE) -> float:
     """A lower estimate of the CPU-hours a sweep of ``starts`` x ``orders`` runs on
     ``board`` costs with ``engine`` (:data:`CPU_SECONDS_PER_RUN_SQUARE`).
 
@@ -159,7 +159,7 @@ def check_sweep_fits(
     *,
     kept: int | None = None,
     workers: int = 1,
-    engine: str = "tree",
+    engine: str = DEFAULT_ENGINE,
     max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
 ) -> None:
     """Refuse, in one line and before any work, a sweep that could not finish: one whose
@@ -196,7 +196,7 @@ def run(
     starts="all",
     orders="all",
     rule: str = "fixed",
-    engine: str = "tree",
+    engine: str = DEFAULT_ENGINE,
     workers: int = 1,
     out: str | Path | None = None,
     *,
@@ -259,13 +259,13 @@ def run(
     """
     import polars as pl
 
-    from knight.core.checks import SettingError, board_arg, choice_arg, int_arg, named
+    from knight.core.checks import SettingError, board_arg, int_arg, named
     from knight.runtime.progress import Progress
 
     board = board_arg(board, min_side=3)
     workers = int_arg("workers", workers, 1)
-    engine = choice_arg("engine", engine, ENGINES)
     try:  # before any list is made
+        engine = check_engine(engine)
         check_sweep_fits(board, starts, orders, workers=workers, engine=engine, max_cpu_hours=max_cpu_hours)
     except SettingError as exc:
         raise exc.renamed({}) from None

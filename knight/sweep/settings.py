@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from knight.core.board import Board
 from knight.core.checks import Problems, SettingError, boards_setting, orders_setting, squares_setting
-from knight.engine.rows import ENGINES
+from knight.engine.rows import DEFAULT_ENGINE, check_engine
 from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec
 
 #: Largest board of the sweep stage (every start x every order): 65,536 squares is
@@ -35,7 +35,7 @@ class SweepSettings:
     starts: str | tuple[tuple[int, int], ...] = "all"
     orders: str | tuple[str, ...] = "all"
     chunk_runs: int = DEFAULT_CHUNK_RUNS
-    engine: str = "tree"
+    engine: str = DEFAULT_ENGINE
 
     @classmethod
     def from_config(cls, section: Mapping) -> SweepSettings:
@@ -56,9 +56,9 @@ class SweepSettings:
         chunk_runs = section.get("chunk_runs", DEFAULT_CHUNK_RUNS)
         if isinstance(chunk_runs, bool) or not isinstance(chunk_runs, int) or chunk_runs < 1:
             found.add("chunk_runs", f"{chunk_runs!r}: must be an integer of at least 1")
-        engine = section.get("engine", "tree")
-        if engine not in ENGINES:
-            found.add("engine", f"{engine!r}: must be one of {', '.join(ENGINES)}")
+        engine = section.get("engine", DEFAULT_ENGINE)
+        with found.under():
+            check_engine(engine)
         found.raise_any()
         return cls(tuple(boards), starts, orders, int(chunk_runs), engine)
 

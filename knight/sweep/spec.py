@@ -19,7 +19,7 @@ from knight.core.checks import SettingError
 from knight.core.orders import N_ORDERS, check_ranks
 from knight.core.orders import rank as order_rank
 from knight.core.symmetry import group
-from knight.engine.rows import ENGINES
+from knight.engine.rows import DEFAULT_ENGINE, check_engine
 from knight.engine.tiebreak import ORDER_RULES
 
 DEFAULT_CHUNK_RUNS = 4_000_000
@@ -34,7 +34,7 @@ class SweepSpec:
     starts: np.ndarray | None = None
     ranks: np.ndarray | None = None
     chunk_runs: int = DEFAULT_CHUNK_RUNS
-    engine: str = "tree"
+    engine: str = DEFAULT_ENGINE
     rule: str = "fixed"
 
     def __post_init__(self) -> None:
@@ -46,8 +46,7 @@ class SweepSpec:
             bad = int(starts[(starts < 0) | (starts >= self.board.size)][0])
             raise ValueError(f"start square {bad} is off the {self.board.name} board")
         check_ranks(ranks)
-        if self.engine not in ENGINES:
-            raise ValueError(f"engine {self.engine!r} is not one of {', '.join(ENGINES)}")
+        check_engine(self.engine)
         if self.rule not in ORDER_RULES:
             raise ValueError(f"rule {self.rule!r}: a sweep over tie orders takes one of {', '.join(ORDER_RULES)}")
         if int(self.chunk_runs) < 1:
@@ -67,7 +66,7 @@ class SweepSpec:
             starts=parse_starts(board, section.get("starts", "all")),
             ranks=parse_orders(section.get("orders", "all")),
             chunk_runs=int(section.get("chunk_runs", DEFAULT_CHUNK_RUNS)),
-            engine=section.get("engine", "tree"),
+            engine=section.get("engine", DEFAULT_ENGINE),
             rule=section.get("rule", "fixed"),
         )
 
