@@ -132,3 +132,28 @@ def test_a_target_past_the_plan_is_named(tiny):
         "results/queens/frontier/dominate-9-9/unit-00000.json"
     )
     assert tiny.why_not_planned("results/tables/completion.parquet") is None
+
+
+def test_the_workflow_and_the_plan_name_the_same_rules_and_stages():
+    """Every Snakemake rule with parameters takes them from the plan under its own name,
+    the plan holds parameters for no other rule, and every stage a rule asks targets of
+    is one of the plan's: a missing entry fails here, not when Snakemake reads the files."""
+    import re
+    from pathlib import Path
+
+    plan = plan_of("tiny.yaml")
+    files = sorted(Path(REPO, "workflow", "rules").glob("*.smk"))
+    text = "\n".join(p.read_text() for p in files) + Path(REPO, "Snakefile").read_text()
+    rules = re.split(r"^rule (\w+):", text, flags=re.M)[1:]
+    asked = {}
+    for name, body in zip(rules[::2], rules[1::2]):
+        for wanted in re.findall(r'PLAN\.params\("([\w-]+)"\)', body):
+            asked[name] = wanted
+    assert asked and all(name == wanted for name, wanted in asked.items()), asked
+    assert set(asked) == set(plan._job_params())
+    stages = set(re.findall(r'PLAN\.targets\("(\w+)"\)', text))
+    assert stages == set(plan._stage_targets())
+    with pytest.raises(ValueError, match="no parameters for the rule 'nope'"):
+        plan.params("nope")
+    with pytest.raises(ValueError, match="stage 'nope' is not one of sweep, tables"):
+        plan.targets("nope")

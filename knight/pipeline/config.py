@@ -166,7 +166,7 @@ def _settings_builders() -> dict:
     from knight.report.settings import FigureSettings
     from knight.rules.settings import RulesSettings
     from knight.runtime.cluster import DaskSettings
-    from knight.sweep.settings import SweepSettings
+    from knight.sweep.settings import CensusSettings, SweepSettings
 
     def claims(section: dict, config: dict):
         studies = {s["name"]: s["rules"] for s in config.get("rules", {}).get("studies", [])}
@@ -179,6 +179,7 @@ def _settings_builders() -> dict:
         "exact": lambda section, config: ExactSettings.from_config(section),
         "figures": lambda section, config: FigureSettings.from_config(section),
         "rules": lambda section, config: RulesSettings.from_config(section),
+        "census": lambda section, config: CensusSettings.from_config(section),
         "claims": claims,
     }
 

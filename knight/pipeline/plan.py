@@ -25,7 +25,6 @@ from knight.pipeline.versions import version
 from knight.rules.chunks import task_bytes
 from knight.rules.study import Study
 from knight.sweep.census import CENSUS_TABLES
-from knight.sweep.census_check import checked_boards
 from knight.sweep.spec import SweepSpec
 from knight.sweep.tables import TABLES
 
@@ -70,7 +69,7 @@ class Plan:
         self.studies: dict[str, Study] = built["rules"].by_name()
         self.scans = built["claims"].scans
         self.claims = built["claims"].claims
-        self.census = config["census"]
+        self.census = built["census"]
 
     # --- sweep ------------------------------------------------------------------------
     @cached_property
@@ -125,7 +124,7 @@ class Plan:
     @cached_property
     def census_checked(self) -> list[str]:
         """Boards whose stored runs the census check recomputes on samples."""
-        return [b.name for b in checked_boards(list(self.sweep.boards), self.census["check_largest"])]
+        return [b.name for b in self.census.checked(self.sweep.boards)]
 
     # --- rules stage --------------------------------------------------------------------
     @cached_property
@@ -242,7 +241,23 @@ class Plan:
             stages = ("sweep", "tables", "queens", "exact", "figures", "rules")
             joined = self._sweep_targets(self.swept_boards)  # their parts too: a deleted one is remade
             return list(dict.fromkeys([*(t for s in stages for t in self.targets(s)), *joined]))
-        return getattr(self, f"_{stage}_targets")()
+        stages = self._stage_targets()
+        if stage not in stages:
+            raise ValueError(f"stage {stage!r} is not one of {', '.join(stages)}")
+        return stages[stage]()
+
+    def _stage_targets(self) -> dict[str, Callable[[], list[str]]]:
+        """Each stage's final outputs, by the stage's name."""
+        return {
+            "sweep": self._sweep_targets,
+            "tables": self._tables_targets,
+            "rules": self._rules_targets,
+            "queens": self._queens_targets,
+            "exact": self._exact_targets,
+            "figures": self._figures_targets,
+            "census": self._census_targets,
+            "claims": self._claims_targets,
+        }
 
     def _sweep_targets(self, boards: list[str] | None = None) -> list[str]:
         boards = self.boards if boards is None else boards
@@ -376,7 +391,38 @@ class Plan:
         wildcards, among them its results ``version``. The one source of a job's
         parameters: the ``.smk`` files pass them on, the seals of its outputs record their
         digest (:meth:`job_params`)."""
-        return getattr(self, f"_params_{rule}")()
+        kinds = self._job_params()
+        if rule not in kinds:
+            raise ValueError(f"the plan has no parameters for the rule {rule!r}")
+        return kinds[rule]()
+
+    def _job_params(self) -> dict[str, Callable[[], dict]]:
+        """Each Snakemake rule's parameters, by the rule's name (:meth:`params`)."""
+        only_version = {kind: (lambda kind=kind: _v(kind)) for kind in ONLY_VERSION}
+        return {
+            **only_version,
+            "sweep_chunk": self._params_sweep_chunk,
+            "runs_manifest": self._params_runs_manifest,
+            "board_tables": self._params_board_tables,
+            "rules_chunk": self._params_rules_chunk,
+            "rules_manifest": self._params_rules_manifest,
+            "rules_tables": self._params_rules_tables,
+            "queens_timings": self._params_queens_timings,
+            "queens_sets": self._params_queens_sets,
+            "queens_unit": self._params_queens_unit,
+            "queens_frontier": self._params_queens_frontier,
+            "exact_backtrack_board": self._params_exact_backtrack_board,
+            "exact_construct": self._params_exact_construct,
+            "figure_tour": self._params_figure_tour,
+            "figure_board": self._params_figure_board,
+            "figure_rates": self._params_figure_rates,
+            "figure_runtime": self._params_figure_runtime,
+            "figure_order_images": self._params_figure_order_images,
+            "rules_figures": self._params_rules_figures,
+            "census_check": self._params_census_check,
+            "claims_scan": self._params_claims_scan,
+            "claim_finding": self._params_claim_finding,
+        }
 
     def job_params(self, rule: str, wildcards: Mapping[str, str]) -> dict:
         """The parameters of the job of ``rule`` with ``wildcards``, evaluated; raises
@@ -471,11 +517,10 @@ class Plan:
 
     def _params_census_check(self) -> dict:
         whole = self.sweep.starts == "all" and self.sweep.orders == "all"
-        c = self.census
         return {
             "boards": self.census_checked,
-            "samples": c["check_samples"],
-            "seed": c["check_seed"],
+            "samples": self.census.check_samples,
+            "seed": self.census.check_seed,
             "whole": whole,
             **_v("census_check"),
         }
@@ -498,15 +543,10 @@ class Plan:
             **_v("claim_finding"),
         }
 
-    def __getattr__(self, name: str):
-        # Job kinds whose results depend on their inputs and code only.
-        if name.startswith("_params_") and f"{name[8:]}" in _ONLY_VERSION:
-            return lambda: _v(name[8:])
-        raise AttributeError(name)
 
-
-#: Job kinds whose only parameter is their results version.
-_ONLY_VERSION = frozenset(
+#: Job kinds whose only parameter is their results version (their results depend on
+#: their inputs and code only).
+ONLY_VERSION = frozenset(
     {
         "combine_table",
         "queens_speedup",

@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from knight.core.board import Board
-from knight.core.checks import Problems, SettingError, boards_setting, orders_setting, squares_setting
+from knight.core.checks import Problems, SettingError, boards_setting, int_arg, orders_setting, squares_setting
 from knight.engine.rows import DEFAULT_ENGINE, check_engine
+from knight.sweep.census_check import CHECK_LARGEST, CHECK_SAMPLES, CHECK_SEED, CHECK_SMALLEST, checked_boards
 from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec
 
 #: Largest board of the sweep stage (every start x every order): 65,536 squares is
@@ -73,3 +74,37 @@ class SweepSettings:
         starts = self.starts if isinstance(self.starts, str) else [list(p) for p in self.starts]
         orders = self.orders if isinstance(self.orders, str) else list(self.orders)
         return {"starts": starts, "orders": orders, "chunk_runs": self.chunk_runs, "engine": self.engine}
+
+
+@dataclass(frozen=True)
+class CensusSettings:
+    """The census's check of its stored runs (the workflow's ``census`` section): rows
+    drawn per checked board, the draw's seed, and the largest N of the N x N boards
+    checked, from :data:`~knight.sweep.census_check.CHECK_SMALLEST` on.
+
+    >>> CensusSettings.from_config({"check_largest": 6}).checked([Board(5, 5), Board(7, 7), Board(3, 7)])
+    [Board(rows=5, cols=5)]
+    >>> CensusSettings.from_config({"check_samples": 0})
+    Traceback (most recent call last):
+    knight.core.checks.SettingError: check_samples must be at least 1, got 0
+    """
+
+    check_samples: int = CHECK_SAMPLES
+    check_seed: int = CHECK_SEED
+    check_largest: int = CHECK_LARGEST
+
+    @classmethod
+    def from_config(cls, section: Mapping) -> CensusSettings:
+        found = Problems()
+        values = {}
+        for name, low in (("check_samples", 1), ("check_seed", 0), ("check_largest", CHECK_SMALLEST)):
+            try:
+                values[name] = int_arg(name, section.get(name, getattr(cls, name)), low)
+            except ValueError as exc:
+                found.add(name, str(exc))
+        found.raise_any()
+        return cls(**values)
+
+    def checked(self, boards) -> list[Board]:
+        """The boards of ``boards`` the check recomputes samples of."""
+        return checked_boards(list(boards), self.check_largest)
