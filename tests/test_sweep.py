@@ -372,3 +372,22 @@ def test_a_table_given_the_wrong_frame_says_what_it_needs(two_boards):
         ValueError, match="^times needs the rules stage's times table: the frame has no columns rule, runs"
     ):
         knight.rules.tables.times(lazy)
+
+
+@pytest.mark.parametrize(
+    ("given", "key", "words"),
+    [
+        ({"starts": []}, "starts", "at least one start"),
+        ({"starts": [25]}, "starts", "start square 25 is off the 5x5 board"),
+        ({"ranks": [40320]}, "ranks", "order rank 40320 is outside 0..40319"),
+        ({"rule": "random"}, "rule", "takes one of fixed, pohl, roth, corner"),
+        ({"chunk_runs": 0}, "chunk_runs", "at least 1, got 0"),
+        ({"engine": "fast"}, "engine", "engine 'fast' is not one of brute, tree"),
+    ],
+)
+def test_a_bad_sweep_is_refused_with_one_error_type_naming_its_field(given, key, words):
+    from knight.core.checks import SettingError
+
+    with pytest.raises(SettingError, match=words) as err:
+        SweepSpec(Board(5, 5), **given)
+    assert err.value.key == key

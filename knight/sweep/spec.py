@@ -28,7 +28,9 @@ DEFAULT_CHUNK_RUNS = 4_000_000
 @dataclass(frozen=True)
 class SweepSpec:
     """What to run on one board: start squares (indices) and order ranks, both sorted,
-    under a tie-break ``rule`` whose residual ties the orders break (``fixed`` by default)."""
+    under a tie-break ``rule`` whose residual ties the orders break (``fixed`` by default).
+    A bad value raises :class:`~knight.core.checks.SettingError` keyed by its field
+    (``starts``, ``ranks``, ``chunk_runs``, ``engine``, ``rule``)."""
 
     board: Board
     starts: np.ndarray | None = None
@@ -40,15 +42,21 @@ class SweepSpec:
     def __post_init__(self) -> None:
         starts = np.arange(self.board.size) if self.starts is None else np.asarray(self.starts)
         ranks = np.arange(N_ORDERS) if self.ranks is None else np.asarray(self.ranks)
-        if starts.size == 0 or ranks.size == 0:
-            raise ValueError("a sweep needs at least one start and one order")
+        if starts.size == 0:
+            raise SettingError("starts", "a sweep needs at least one start and one order")
+        if ranks.size == 0:
+            raise SettingError("ranks", "a sweep needs at least one start and one order")
         if starts.min() < 0 or starts.max() >= self.board.size:
             bad = int(starts[(starts < 0) | (starts >= self.board.size)][0])
-            raise ValueError(f"start square {bad} is off the {self.board.name} board")
-        check_ranks(ranks)
+            raise SettingError("starts", f"start square {bad} is off the {self.board.name} board")
+        try:
+            check_ranks(ranks)
+        except ValueError as exc:
+            raise SettingError("ranks", str(exc)) from None
         check_engine(self.engine)
         if self.rule not in ORDER_RULES:
-            raise ValueError(f"rule {self.rule!r}: a sweep over tie orders takes one of {', '.join(ORDER_RULES)}")
+            takes = ", ".join(ORDER_RULES)
+            raise SettingError("rule", f"rule {self.rule!r}: a sweep over tie orders takes one of {takes}")
         if int(self.chunk_runs) < 1:
             raise SettingError("chunk_runs", f"chunk_runs must be at least 1, got {self.chunk_runs}")
         object.__setattr__(self, "starts", np.unique(starts).astype(np.int64))
