@@ -157,3 +157,21 @@ def test_the_workflow_and_the_plan_name_the_same_rules_and_stages():
         plan.params("nope")
     with pytest.raises(ValueError, match="stage 'nope' is not one of sweep, tables"):
         plan.targets("nope")
+
+
+def test_the_workflow_takes_every_path_from_the_plan():
+    """The .smk files and the Snakefile name no file under results/ themselves: each path
+    is a key of the stages' ``paths`` modules (combined in PATHS), and every key is used."""
+    import re
+    from pathlib import Path
+
+    from knight.pipeline.plan import PATHS
+
+    files = [*sorted(Path(REPO, "workflow", "rules").glob("*.smk")), Path(REPO, "Snakefile")]
+    text = "\n".join(p.read_text() for p in files)
+    literal = re.findall(r"""f?["']results/[^"']*["']""", text)
+    assert not literal, literal
+    plan_text = Path(REPO, "knight", "pipeline", "plan.py").read_text()
+    used = set(re.findall(r'path\(\s*"([\w.]+)"', text + plan_text)) | set(re.findall(r'"([\w.]+)"', plan_text))
+    assert set(re.findall(r'path\(\s*"([\w.]+)"', text)) <= set(PATHS)
+    assert set(PATHS) <= used, sorted(set(PATHS) - used)

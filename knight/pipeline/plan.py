@@ -2,8 +2,9 @@
 
 :class:`Plan` is built once from the checked config (:func:`knight.pipeline.config.load`)
 by the Snakefile, and by tests without Snakemake. The ``.smk`` files hold Snakemake
-glue only: a rule's output patterns come from :data:`PATTERNS`, its inputs, params and
-resources from the plan's methods. What decides a job's results is its parameters
+glue only: every path a rule names comes from :data:`PATHS` (each stage's
+``paths`` module, combined here) through :func:`path`, its inputs, params and resources
+from the plan's methods. What decides a job's results is its parameters
 (:meth:`Plan.params`: the stage's settings and the job kind's results version,
 :mod:`knight.pipeline.versions`); the seal of every file a job writes records their
 digest (:func:`knight.core.seal.params_digest`), so the start-up check can tell a file that another plan made
@@ -18,28 +19,66 @@ from collections.abc import Callable, Mapping
 from functools import cache, cached_property
 from pathlib import Path
 
+from knight.claims.paths import PATHS as CLAIMS_PATHS
 from knight.core.board import parse_board
 from knight.core.dataset import part_name
+from knight.exact.paths import PATHS as EXACT_PATHS
 from knight.pipeline.config import settings
 from knight.pipeline.versions import version
+from knight.queens.paths import PATHS as QUEENS_PATHS
+from knight.report.paths import PATHS as REPORT_PATHS
 from knight.rules.chunks import task_bytes
+from knight.rules.paths import PATHS as RULES_PATHS
 from knight.rules.study import Study
 from knight.sweep.census import CENSUS_TABLES
+from knight.sweep.paths import PATHS as SWEEP_PATHS
 from knight.sweep.spec import SweepSpec
 from knight.sweep.tables import TABLES
 
 #: Root of every result.
 RESULTS = "results"
-#: Output patterns of the jobs that make many files of one kind (Snakemake wildcards).
+
+
+def _combined(*tables: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for table in tables:
+        twice = out.keys() & table.keys()
+        if twice:
+            raise RuntimeError(f"paths named by two stages: {', '.join(sorted(twice))}")
+        out.update(table)
+    return out
+
+
+#: Every path the workflow's jobs write, by name, from each stage's ``paths`` module:
+#: ``RULE`` or ``RULE.OUTPUT`` for outputs, ``RULE.log`` and ``RULE.benchmark``.
+PATHS = _combined(SWEEP_PATHS, RULES_PATHS, QUEENS_PATHS, EXACT_PATHS, CLAIMS_PATHS, REPORT_PATHS)
+
+
+def path(key: str, /, **fields) -> str:
+    """The path named ``key`` in :data:`PATHS` with ``fields`` filled in; the other
+    fields stay Snakemake wildcards.
+
+    >>> path("board_tables", name="ends")
+    'results/tables/boards/{board}/ends.parquet'
+    >>> path("board_tables", board="5x5", name="ends")
+    'results/tables/boards/5x5/ends.parquet'
+    """
+    return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), PATHS[key])
+
+
+#: The jobs that make many files of one kind (:meth:`Plan.why_not_planned`).
 PATTERNS = {
-    "sweep_part": "results/runs/board={board}/part-{chunk}.parquet",
-    "sweep_manifest": "results/runs/board={board}/_manifest.json",
-    "rules_runs_part": "results/rules/runs/study={study}/rule={rule}/part-{chunk}.parquet",
-    "rules_times_part": "results/rules/times/study={study}/rule={rule}/part-{chunk}.parquet",
-    "rules_manifest": "results/rules/runs/study={study}/rule={rule}/_manifest.json",
-    "frontier_unit": "results/queens/frontier/{search}/unit-{unit}.json",
-    "scan_part": "results/claims/scans/{scan}/part-{slice}.parquet",
-    "scan_times": "results/claims/scans/{scan}/times-{slice}.json",
+    name: PATHS[name]
+    for name in (
+        "sweep_part",
+        "sweep_manifest",
+        "rules_runs_part",
+        "rules_times_part",
+        "rules_manifest",
+        "frontier_unit",
+        "scan_part",
+        "scan_times",
+    )
 }
 #: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
 BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
@@ -102,7 +141,7 @@ class Plan:
     def sweep_benchmarks(self, board: str) -> list[str]:
         """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
         n = len(self.spec(board).chunks())
-        return [f"results/benchmarks/sweep/{board}/part-{_num(k)}.tsv" for k in range(n)]
+        return [path("sweep_chunk.benchmark", board=board, chunk=_num(k)) for k in range(n)]
 
     def threads(self) -> int:
         """Threads of a Dask-backed job: 1 when an existing scheduler does the work."""
@@ -135,7 +174,7 @@ class Plan:
     @staticmethod
     def rules_folder(study: str, rule: str, kind: str = "runs") -> str:
         """Folder of a (study, rule) dataset: its runs, or its times."""
-        return f"results/rules/{kind}/study={study}/rule={rule}"
+        return path("rules_folder", kind=kind, study=study, rule=rule)
 
     def rules_parts(self, study: str, rule: str, kind: str = "runs") -> list[str]:
         """The part files of one (study, rule) dataset, one per chunk (job)."""
@@ -187,12 +226,7 @@ class Plan:
         if not self.config["exact"]["backtrack"]["warnsdorff"]:
             return []
         boards = dict.fromkeys(b.name for b, _ in self.exact.runs.values())
-        return [f"results/tables/boards/{b}/starts.parquet" for b in boards]
-
-    # --- figures ------------------------------------------------------------------------
-    @cached_property
-    def tour_stems(self) -> list[str]:
-        return [t.stem for t in self.figures.tours]
+        return [path("board_tables", board=b, name="starts") for b in boards]
 
     # --- claims -------------------------------------------------------------------------
     def scan_files(self, name: str, kind: str = "part") -> list[str]:
@@ -227,8 +261,8 @@ class Plan:
             return {"parts": self.scan_files(claim.tested_by), "times": self.scan_files(claim.tested_by, "times")}
         if kind == "queens":
             return {
-                "counts": "results/queens/counts.parquet",
-                "summaries": [f"results/queens/frontier/{name}.json" for name in self.frontier],
+                "counts": path("queens_sets", name="counts", ext="parquet"),
+                "summaries": [path("queens_frontier", search=name, ext="json") for name in self.frontier],
             }
         return {}
 
@@ -264,7 +298,7 @@ class Plan:
         return [f for b in boards for f in self.sweep_parts(b)] + [self.sweep_manifest(b) for b in boards]
 
     def _tables_targets(self) -> list[str]:
-        return [f"results/tables/{name}.{ext}" for name in TABLES for ext in ("parquet", "csv")]
+        return [path("combine_table", name=name, ext=ext) for name in TABLES for ext in ("parquet", "csv")]
 
     def _rules_targets(self) -> list[str]:
         if not self.rules_datasets:
@@ -272,58 +306,68 @@ class Plan:
         ds = self.rules_datasets
         return (
             [f for s, r in ds for kind in ("runs", "times") for f in self.rules_parts(s, r, kind)]
-            + [f"{self.rules_folder(s, r)}/_manifest.json" for s, r in ds]
-            + [f"results/rules/tables/{name}.{ext}" for name in RULE_TABLES for ext in ("parquet", "csv")]
-            + ["results/rules/tables/table57.md", "results/rules/tables/squirrel_cull.md"]
-            + [f"results/rules/figures/{name}.{ext}" for name in RULES_FIGURES for ext in FIG_EXT]
+            + [path("rules_manifest", study=s, rule=r) for s, r in ds]
+            + [path("rules_tables", name=name, ext=ext) for name in RULE_TABLES for ext in ("parquet", "csv")]
+            + [path("rules_tables", name=name, ext="md") for name in ("table57", "squirrel_cull")]
+            + [path("rules_figures", name=name, ext=ext) for name in RULES_FIGURES for ext in FIG_EXT]
         )
 
     def _queens_targets(self) -> list[str]:
-        return [f"results/queens/frontier/{name}.parquet" for name in self.frontier] + [
-            "results/queens/timings.parquet",
-            "results/queens/speedup.parquet",
-            "results/queens/speedup.png",
-            "results/queens/dominating_sets.parquet",
-            "results/queens/placements.parquet",
-            "results/queens/counts.parquet",
+        return [path("queens_frontier", search=name, ext="parquet") for name in self.frontier] + [
+            path("queens_timings", ext="parquet"),
+            path("queens_speedup", ext="parquet"),
+            path("queens_speedup", ext="png"),
+            path("queens_sets", name="dominating_sets", ext="parquet"),
+            path("queens_sets", name="placements", ext="parquet"),
+            path("queens_sets", name="counts", ext="parquet"),
         ]
 
     def _exact_targets(self) -> list[str]:
-        names = ("backtrack_runs", "backtrack_summary", "backtrack_starts", "construct")
-        return [f"results/exact/{name}.{ext}" for name in names for ext in ("parquet", "csv")] + [
-            f"results/exact/tours/{b.name}.parquet" for b in self.exact.tours
-        ]
+        names = ("runs", "summary", "starts")
+        return (
+            [path("exact_backtrack_tables", name=name, ext=ext) for name in names for ext in ("parquet", "csv")]
+            + [path("exact_construct", ext=ext) for ext in ("parquet", "csv")]
+            + [path("exact_tour", board=b.name) for b in self.exact.tours]
+        )
 
     def _figures_targets(self) -> list[str]:
         images = self.figures.images
         return (
-            [f"results/figures/tours/{stem}.{ext}" for stem in self.tour_stems for ext in FIG_EXT]
+            [
+                path("figure_tour", tboard=t.board.name, row=t.start[0], col=t.start[1], order=t.order, ext=ext)
+                for t in self.figures.tours
+                for ext in FIG_EXT
+            ]
             + [
-                f"results/figures/boards/{b}/{name}.{ext}"
+                path("figure_board", board=b, name=name, ext=ext)
                 for b in self.boards
                 for name in BOARD_FIGURES
                 for ext in FIG_EXT
             ]
-            + [f"results/figures/{name}.{ext}" for name in ("rates", "runtime") for ext in FIG_EXT]
+            + [path(name, ext=ext) for name in ("figure_rates", "figure_runtime") for ext in FIG_EXT]
             + [
-                f"results/thesis/{b}/table{n}.{ext}"
+                path("thesis_tables", board=b, table=f"table{n}", ext=ext)
                 for b in self.boards
                 for n in (58, 59)
                 for ext in ("md", "csv", "html")
             ]
-            + ["results/report/tables/completion.html"]
-            + ([f"results/figures/symmetry/{images.stem}.{ext}" for ext in FIG_EXT] if images else [])
-            + (["results/figures/queens/speedup.png"] if self.figures.queens else [])
+            + [path("report_completion")]
+            + (
+                [path("figure_order_images", iboard=images.board.name, order=images.order, ext=ext) for ext in FIG_EXT]
+                if images
+                else []
+            )
+            + ([path("report_queens")] if self.figures.queens else [])
         )
 
     def _census_targets(self) -> list[str]:
-        return [f"results/census/{name}.{ext}" for name in CENSUS_TABLES for ext in ("parquet", "csv")] + [
-            "results/census/census.md",
-            "results/census/check.md",
+        return [path("census_tables", name=name, ext=ext) for name in CENSUS_TABLES for ext in ("parquet", "csv")] + [
+            path("census_tables", name="census", ext="md"),
+            path("census_check"),
         ]
 
     def _claims_targets(self) -> list[str]:
-        return [f"results/claims/claims.{ext}" for ext in ("parquet", "csv", "md", "html")]
+        return [path("claims_table", ext=ext) for ext in ("parquet", "csv", "md", "html")]
 
     def ending(self, root: str = RESULTS) -> list[str]:
         """The last lines of a finished run (Snakemake then prints its wall time): where the
@@ -379,7 +423,7 @@ class Plan:
 
     def datasets(self) -> dict[str, list[str]]:
         """Every dataset folder the plan writes, with its part files."""
-        out = {f"results/runs/board={b}": self.sweep_parts(b) for b in self.swept_boards}
+        out = {path("sweep_folder", board=b): self.sweep_parts(b) for b in self.swept_boards}
         for s, r in self.rules_datasets:
             for kind in ("runs", "times"):
                 out[self.rules_folder(s, r, kind)] = self.rules_parts(s, r, kind)

@@ -15,7 +15,7 @@ from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
 from knight.runtime.faults import describe as describe_fault
-from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan
+from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan, path
 from knight.rules.settings import RULES
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
