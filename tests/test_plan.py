@@ -165,13 +165,13 @@ def test_the_workflow_takes_every_path_from_the_plan():
     import re
     from pathlib import Path
 
-    from knight.pipeline.plan import PATHS
+    from knight.pipeline.paths import PATHS
 
     files = [*sorted(Path(REPO, "workflow", "rules").glob("*.smk")), Path(REPO, "Snakefile")]
     text = "\n".join(p.read_text() for p in files)
     literal = re.findall(r"""f?["']results/[^"']*["']""", text)
     assert not literal, literal
-    plan_text = Path(REPO, "knight", "pipeline", "plan.py").read_text()
+    plan_text = "\n".join(p.read_text() for p in sorted(Path(REPO, "knight", "pipeline").rglob("*.py")))
     used = set(re.findall(r'path\(\s*"([\w.]+)"', text + plan_text)) | set(re.findall(r'"([\w.]+)"', plan_text))
     assert set(re.findall(r'path\(\s*"([\w.]+)"', text)) <= set(PATHS)
     assert set(PATHS) <= used, sorted(set(PATHS) - used)

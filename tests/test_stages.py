@@ -20,6 +20,8 @@ STAGES = {
     "claims": (("claims",), ("claims",), ("claims",)),
     "report": (("figures",), ("figures",), ("figures",)),
 }
+#: A stage's module of knight/pipeline/jobs/ where it is not named as the stage.
+JOBS = {"report": "figures"}
 
 
 def test_the_stages_here_are_the_packages_the_architecture_knows():
@@ -32,7 +34,7 @@ def test_the_page_lists_what_this_test_holds():
     page = PAGE.read_text()
     section = page[page.index("## Adding a stage") :]
     section = section[: section.index("\n## ", 3)]
-    for words in ("settings.py", "schema.yaml", "paths.py", "workflow/rules/NAME.smk", "versions.py", "docs/"):
+    for words in ("settings.py", "schema.yaml", "paths.py", "workflow/rules/NAME.smk", "jobs/NAME.py", "versions.py"):
         assert words in section, words
 
 
@@ -50,6 +52,11 @@ def test_a_stage_has_every_file_it_needs(stage):
         assert section in root, section
         if "$ref" in root[section]:
             assert (SCHEMA.parent / root[section]["$ref"]).is_file(), section
+    from knight.pipeline.plan import Plan
+
+    jobs = importlib.import_module(f"knight.pipeline.jobs.{JOBS.get(stage, stage)}")
+    mixins = [c for c in vars(jobs).values() if isinstance(c, type) and c.__module__ == jobs.__name__]
+    assert len(mixins) == 1 and mixins[0] in Plan.__bases__, stage
     paths = importlib.import_module(f"knight.{stage}.paths").PATHS
     assert paths and all(p.startswith(("results/", "docs/results/")) for p in paths.values())
     snakefile = (ROOT / "Snakefile").read_text()
@@ -65,7 +72,7 @@ def test_a_stage_has_every_file_it_needs(stage):
 
 
 def test_every_path_belongs_to_one_stage():
-    from knight.pipeline.plan import PATHS
+    from knight.pipeline.paths import PATHS
 
     owned = [key for stage in STAGES for key in importlib.import_module(f"knight.{stage}.paths").PATHS]
     assert sorted(owned) == sorted(PATHS)

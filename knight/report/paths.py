@@ -12,6 +12,8 @@ PATHS = {
     "figure_runtime.log": "results/logs/figures/runtime.log",
     "figure_order_images": "results/figures/symmetry/{iboard}_{order}.{ext}",
     "figure_order_images.log": "results/logs/figures/symmetry_{iboard}_{order}.log",
+    "thesis_tables": "results/thesis/{board}/{table}.{ext}",
+    "thesis_tables.log": "results/logs/figures/thesis_{board}.log",
     "report_completion": "results/report/tables/completion.html",
     "report_completion.log": "results/logs/figures/completion_html.log",
     "report_queens": "results/figures/queens/speedup.png",

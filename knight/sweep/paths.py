@@ -1,7 +1,7 @@
-"""The files the sweep stage's workflow jobs write (the sweep, its tables, the thesis's
-tables, the census), by name: Snakemake wildcards in braces, and ``{name}``, ``{ext}``
-or ``{table}`` where one job writes several. The workflow's plan combines every stage's
-(:data:`knight.pipeline.plan.PATHS`); the ``.smk`` files take their paths from it."""
+"""The files the sweep stage's workflow jobs write (the sweep, its tables, the census), by
+name: Snakemake wildcards in braces, and ``{name}``, ``{ext}`` or ``{table}`` where one
+job writes several. The workflow combines every stage's
+(:data:`knight.pipeline.paths.PATHS`); the ``.smk`` files take their paths from it."""
 
 PATHS = {
     "sweep_part": "results/runs/board={board}/part-{chunk}.parquet",
@@ -15,8 +15,6 @@ PATHS = {
     "board_tables.benchmark": "results/benchmarks/tables/{board}.tsv",
     "combine_table": "results/tables/{name}.{ext}",
     "combine_table.log": "results/logs/tables/{name}.log",
-    "thesis_tables": "results/thesis/{board}/{table}.{ext}",
-    "thesis_tables.log": "results/logs/figures/thesis_{board}.log",
     "census_board": "results/census/boards/{board}/{name}.parquet",
     "census_board.log": "results/logs/census/{board}.log",
     "census_board.benchmark": "results/benchmarks/census/{board}.tsv",

@@ -15,7 +15,10 @@ from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
 from knight.pipeline.config import load as load_config
 from knight.runtime.faults import describe as describe_fault
-from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan, path
+from knight.pipeline.jobs.figures import BOARD_FIGURES
+from knight.pipeline.jobs.rules import RULE_TABLES, RULES_FIGURES
+from knight.pipeline.paths import PATTERNS, path
+from knight.pipeline.plan import Plan
 from knight.rules.settings import RULES
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
