@@ -175,3 +175,21 @@ def test_the_workflow_takes_every_path_from_the_plan():
     used = set(re.findall(r'path\(\s*"([\w.]+)"', text + plan_text)) | set(re.findall(r'"([\w.]+)"', plan_text))
     assert set(re.findall(r'path\(\s*"([\w.]+)"', text)) <= set(PATHS)
     assert set(PATHS) <= used, sorted(set(PATHS) - used)
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_the_settings_checked_once_are_the_plans(name):
+    """The workflow builds each section's settings once, from the config as the user wrote
+    it (so a problem names the user's place), and hands them to the plan: they must be
+    the settings of the canonical config, lists shuffled and repeated included."""
+    from knight.pipeline.config import check, merge, read_config_file, settings
+
+    raw = read_config_file(os.path.join(REPO, "config", "config.yaml"))
+    if name != "config.yaml":
+        raw = merge(raw, read_config_file(os.path.join(REPO, "config", name)))
+    raw.setdefault("sweep", {})
+    raw["sweep"]["orders"] = ["87654321", "12345678", "87654321"]
+    raw["sweep"]["starts"] = [[2, 2], [1, 1], [2, 2]]
+    config, built = check(raw)
+    assert built == settings(config)
+    assert Plan(config, built=built).targets() == Plan(config).targets()

@@ -291,8 +291,11 @@ def load_files(paths=(), *, default: str | Path | None = None) -> dict:
     return load(config)
 
 
-def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
-    """Check ``config`` whole and return it with defaults filled in and canonical lists.
+def check(config: dict, schema_path: str | Path = SCHEMA) -> tuple[dict, dict]:
+    """Check ``config`` whole: (the config with defaults filled in and canonical lists,
+    each section's settings object, :func:`settings`). The settings are built once, from
+    the config as given, so that a problem names the place the user wrote it; they
+    canonicalize their lists themselves, and the workflow's plan takes them as they are.
 
     Raises :class:`ConfigError` listing every problem; the input is not modified.
     """
@@ -300,5 +303,10 @@ def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
     msgs = schema_errors(config, schema_path)
     if msgs:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(msgs))
-    settings(config)
-    return canonical(config)
+    built = settings(config)
+    return canonical(config), built
+
+
+def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
+    """The checked config (:func:`check`) with defaults filled in and canonical lists."""
+    return check(config, schema_path)[0]

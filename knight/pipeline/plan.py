@@ -36,10 +36,12 @@ class Plan(SweepJobs, RulesJobs, QueensJobs, ExactJobs, FiguresJobs, ClaimsJobs)
     threads at most (Snakemake's ``--cores``): each stage's (:mod:`knight.pipeline.jobs`),
     combined."""
 
-    def __init__(self, config: Mapping, cores: int = 1):
+    def __init__(self, config: Mapping, cores: int = 1, built: Mapping | None = None):
+        """``built``: each section's settings as :func:`knight.pipeline.config.check`
+        returned them with ``config``; built from ``config`` when not given."""
         self.config = config
         self.cores = max(1, int(cores))
-        built = settings(dict(config))
+        built = settings(dict(config)) if built is None else built
         self.sweep = built["sweep"]
         self.dask = built["dask"]
         self.queens = built["queens"]

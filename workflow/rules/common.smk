@@ -13,7 +13,7 @@ from knight.core import dataset, seal
 from knight.pipeline import locks
 from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
-from knight.pipeline.config import load as load_config
+from knight.pipeline.config import check as check_config
 from knight.runtime.faults import describe as describe_fault
 from knight.pipeline.jobs.figures import BOARD_FIGURES
 from knight.pipeline.jobs.rules import RULE_TABLES, RULES_FIGURES
@@ -27,7 +27,7 @@ from knight.sweep.tables import TABLES
 # Every problem of the config is reported, by key and value, before any job runs;
 # defaults are filled in and lists put in canonical order (reordering reruns nothing).
 try:
-    _checked = load_config(config)
+    _checked, _settings = check_config(config)
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.clear()
@@ -60,7 +60,7 @@ if workflow.is_main_process and slurm_limits.submits_to_slurm(workflow.resource_
     CORES = min(filter(None, [workflow.resource_settings.max_threads, SLURM_PARTITION.cpus]))
     workflow.resource_settings.max_threads = CORES
 
-PLAN = Plan(config, cores=CORES)
+PLAN = Plan(config, cores=CORES, built=_settings)
 FIG_EXT = ("png", "svg")
 
 
