@@ -290,9 +290,10 @@ def test_the_schema_states_the_libraries_rule_names_and_defaults():
 
 def test_the_census_schema_states_the_census_check_defaults():
     """One source: the census section's defaults are knight.sweep.census_check's."""
+    from knight.pipeline.config import load_schema
     from knight.sweep import census_check
 
-    props = yaml.safe_load((SCHEMA.parent / "census.schema.yaml").read_text())["properties"]
+    props = load_schema(SCHEMA.parent / "census.schema.yaml")["properties"]
     assert props["check_samples"]["default"] == census_check.CHECK_SAMPLES
     assert props["check_seed"]["default"] == census_check.CHECK_SEED
     assert props["check_largest"]["default"] == census_check.CHECK_LARGEST

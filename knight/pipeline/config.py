@@ -88,12 +88,39 @@ def _with_defaults(cls):
 _Validator = _with_defaults(Draft202012Validator)
 
 
+def _library_values() -> dict[str, list[tuple[tuple[str, ...], dict]]]:
+    """What the library declares and the schemas show: by schema file, (path to a node,
+    the keys filled in there)."""
+    from knight.engine.rows import DEFAULT_ENGINE, ENGINES
+    from knight.rules.study import DEFAULT_CHUNK_STEPS
+    from knight.sweep.census_check import CHECK_LARGEST, CHECK_SAMPLES, CHECK_SEED, CHECK_SMALLEST
+    from knight.sweep.spec import DEFAULT_CHUNK_RUNS
+
+    sweep = ("properties", "sweep", "properties")
+    return {
+        SCHEMA.name: [
+            ((*sweep, "engine"), {"enum": list(ENGINES), "default": DEFAULT_ENGINE}),
+            ((*sweep, "chunk_runs"), {"default": DEFAULT_CHUNK_RUNS}),
+        ],
+        "rules.schema.yaml": [
+            (("properties", "chunk_steps"), {"default": DEFAULT_CHUNK_STEPS}),
+            (("properties", "chunk_runs"), {"default": DEFAULT_CHUNK_RUNS}),
+        ],
+        "census.schema.yaml": [
+            (("properties", "check_samples"), {"default": CHECK_SAMPLES}),
+            (("properties", "check_seed"), {"default": CHECK_SEED}),
+            (("properties", "check_largest"), {"default": CHECK_LARGEST, "minimum": CHECK_SMALLEST}),
+        ],
+    }
+
+
 def load_schema(path: str | Path) -> dict:
     """The schema file ``path`` as the validator and the docs read it, with what the
     library declares filled in, so that each is declared in one place: the sweep's
-    engines and default engine (:mod:`knight.engine.rows`), and the rules section's rule
-    names (``$defs.rule``) and each rule's settings with their defaults
-    (``properties.settings``, :data:`knight.engine.rule_registry.REGISTRY`).
+    engines, the default engine and the chunk sizes, the census check's defaults
+    (:func:`_library_values`), and the rules section's rule names (``$defs.rule``) and
+    each rule's settings with their defaults (``properties.settings``,
+    :data:`knight.engine.rule_registry.REGISTRY`).
 
     >>> rules = load_schema(SCHEMA.parent / "rules.schema.yaml")
     >>> len(rules["$defs"]["rule"]["enum"]), rules["properties"]["settings"]["properties"]["pohl"]["properties"]
@@ -101,10 +128,11 @@ def load_schema(path: str | Path) -> dict:
     """
     path = Path(path)
     schema = yaml.safe_load(path.read_text())
-    if path.name == SCHEMA.name:
-        from knight.engine.rows import DEFAULT_ENGINE, ENGINES
-
-        schema["properties"]["sweep"]["properties"]["engine"].update(enum=list(ENGINES), default=DEFAULT_ENGINE)
+    for where, values in _library_values().get(path.name, []):
+        node = schema
+        for key in where:
+            node = node[key]
+        node.update(values)
     if path.name == "rules.schema.yaml":
         from knight.engine.rule_registry import REGISTRY
 
