@@ -2,15 +2,15 @@
 
 :class:`Plan` is built once from the checked config and its settings
 (:func:`knight.pipeline.config.check`) by the Snakefile, and by tests without Snakemake.
-The ``.smk`` files hold Snakemake glue only: every path a rule names comes from :func:`knight.pipeline.paths.path` (each
-stage's ``paths`` module), its inputs, params and resources from the plan's methods,
-which each stage's module of :mod:`knight.pipeline.jobs` declares and :class:`Plan`
-combines. What decides a job's results is its parameters
-(:meth:`Plan.params`: the stage's settings and the job kind's results version,
-:mod:`knight.pipeline.versions`); the seal of every file a job writes records their
-digest (:func:`knight.core.seal.params_digest`), so the start-up check can tell a file
-that another plan made (:mod:`knight.pipeline.integrity`). Nothing here compiles a kernel: planning a run is
-reading its settings.
+The ``.smk`` files hold Snakemake glue only: every path a rule names comes from
+:func:`knight.pipeline.paths.path` (each stage's ``paths`` module), its inputs, params
+and resources from the plan's methods, which each stage's module of
+:mod:`knight.pipeline.jobs` declares and :class:`Plan` combines. What decides a job's
+results is its parameters (:meth:`Plan.params`: the stage's settings and the job kind's
+results version, :mod:`knight.pipeline.versions`); the seal of every file a job writes
+records their digest (:func:`knight.core.seal.params_digest`), so the start-up check can
+tell a file that another plan made (:mod:`knight.pipeline.integrity`). Nothing here
+compiles a kernel: planning a run is reading its settings.
 """
 
 from __future__ import annotations
