@@ -51,9 +51,10 @@ import numpy as np
 
 from knight.core.board import Board
 from knight.core.orders import N_ORDERS
-from knight.engine.sweep import SweepSpec, orbit_rows
+from knight.engine.rows import orbit_rows
 from knight.sweep.census import board_parts
 from knight.sweep.driver import sweep
+from knight.sweep.spec import SweepSpec
 from knight.sweep.tables import board_tables, scan_runs
 
 

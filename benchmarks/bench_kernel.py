@@ -1,7 +1,7 @@
 """Throughput of the brute-force kernel on the full sweep of one board.
 
 Prints knight steps per second and runs per second for: the bare kernel on one
-thread (every start x every order, ``knight.engine.sweep.brute_orbit``), and the sweep
+thread (every start x every order, ``knight.engine.brute.brute_orbit``), and the sweep
 through Dask with 1 and with W worker threads (default 2), all in one process so the
 ratios compare like with like on a shared machine.
 
@@ -28,22 +28,23 @@ import statistics
 import time
 
 import numpy as np
-from versions import alternate, board_for, module, spread
+from versions import alternate, board_for, function, spread
 
 from knight.core.board import parse_board
 from knight.core.orders import N_ORDERS
-from knight.engine.sweep import SweepSpec, orbit_rows
+from knight.engine.rows import orbit_rows
 from knight.runtime.cluster import dask_client
 from knight.sweep.driver import sweep
+from knight.sweep.spec import SweepSpec
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 
 
-def bare_kernel(board, rule="fixed", sweep_module=None) -> tuple[int, int, str]:
+def bare_kernel(board, rule="fixed", rows_fn=None) -> tuple[int, int, str]:
     """(runs, knight steps, digest of the rows) of every start x every order under
-    ``rule``, one call of ``orbit_rows`` (of ``sweep_module``, default today's)."""
-    fn = orbit_rows if sweep_module is None else sweep_module.orbit_rows
-    board = board if sweep_module is None else board_for(sweep_module, board)
+    ``rule``, one call of ``orbit_rows`` (``rows_fn``, default today's)."""
+    fn = orbit_rows if rows_fn is None else rows_fn
+    board = board if rows_fn is None else board_for(rows_fn, board)
     out = fn(board, np.arange(board.size), np.arange(N_ORDERS), "brute", rule)
     digest = hashlib.blake2b(digest_size=16)
     for name in COLUMNS:
@@ -67,7 +68,7 @@ def dask_sweep(board, workers: int) -> tuple[float, int, int]:
 
 def before_after(board, ref: str, rule: str, rounds: int) -> None:
     """The brute-force kernel at ``ref`` against today's, alternating (module docstring)."""
-    old = module(ref, "engine.sweep")
+    old = function(ref, "orbit_rows", "engine.rows", "engine.sweep")
     fns = {"before": lambda: bare_kernel(board, rule, old), "after": lambda: bare_kernel(board, rule)}
     rows = {name: fn() for name, fn in fns.items()}
     secs = alternate(fns, rounds)

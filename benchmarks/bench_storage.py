@@ -28,8 +28,9 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from knight.core.board import Board
+from knight.engine.rows import orbit_rows
 from knight.engine.runs_table import RUNS_PARQUET, to_table
-from knight.engine.sweep import SweepSpec, orbit_rows
+from knight.sweep.spec import SweepSpec
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 #: Other encodings tried per column (writer keywords for that column alone).

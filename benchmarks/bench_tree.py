@@ -12,7 +12,7 @@ Usage::
     python benchmarks/bench_tree.py --lanes 32 64         # plain walks: one at a time against two side by side
 
 For each board: a full sweep (every start x every order) computed by both engines,
-one orbit task after another on one thread (``knight.engine.sweep.orbit_rows``, no Dask, no
+one orbit task after another on one thread (``knight.engine.rows.orbit_rows``, no Dask, no
 files), with the leaves of the tie trees and the knight steps walked by each. With
 ``--brute-sample K`` (default: 8 orbits on boards of 14 and more) brute force is
 timed on one start of K random orbits and extrapolated linearly to the whole board
@@ -62,15 +62,17 @@ import time
 
 import numba as nb
 import numpy as np
-from versions import alternate, board_for, module, rotated, spread
+from versions import alternate, board_for, function, module, rotated, spread
 
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS
+from knight.engine.brute import brute_orbit
+from knight.engine.rows import orbit_rows
 from knight.engine.step import LEVEL, enter
-from knight.engine.sweep import DEFAULT_CHUNK_RUNS, SweepSpec, brute_orbit, orbit_rows
 from knight.engine.tiebreak import ORDER_RULES
 from knight.engine.tree import search, tree_orbit
 from knight.sweep.driver import sweep
+from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec
 
 
 def warm_up() -> None:
@@ -191,9 +193,10 @@ def scale(names: list[str], workers: int) -> list[dict]:
 
 def job(board_name: str, chunk: int, chunk_runs: int, out_dir: str) -> None:
     """One sweep job, as workflow/scripts/sweep_chunk.py runs it (1 Dask worker thread)."""
-    from knight.engine.sweep import n_chunks, run_chunk
     from knight.runtime.cluster import dask_client
+    from knight.sweep.chunks import run_chunk
     from knight.sweep.driver import chunk_path, write_chunk
+    from knight.sweep.spec import n_chunks
 
     board = parse_board(board_name)
     spec = SweepSpec(board, chunk_runs=chunk_runs, engine="tree")
@@ -287,7 +290,8 @@ def step_rates(board: Board, starts: int, repeats: int, ref: str, seed: int = 0)
     every round."""
     import knight.engine.tree as tree
 
-    old_tree, old_sweep = module(ref, "engine.tree"), module(ref, "engine.sweep")
+    old_tree = module(ref, "engine.tree")
+    old_brute_orbit = function(ref, "brute_orbit", "engine.brute", "engine.sweep")
     old_board = board_for(old_tree, board)
     reps = [int(o[0]) for o in SweepSpec(board).orbits()]
     rng = np.random.default_rng(seed)
@@ -297,9 +301,7 @@ def step_rates(board: Board, starts: int, repeats: int, ref: str, seed: int = 0)
         "tree": lambda: sum(tree.search(board, s)["steps"] for s in sample),
         "brute": lambda: sum(int(brute_orbit(board, np.array([s]), ranks)["steps"][0]) for s in sample),
         "tree before": lambda: sum(old_tree.search(old_board, s)["steps"] for s in sample),
-        "brute before": lambda: sum(
-            int(old_sweep.brute_orbit(old_board, np.array([s]), ranks)["steps"][0]) for s in sample
-        ),
+        "brute before": lambda: sum(int(old_brute_orbit(old_board, np.array([s]), ranks)["steps"][0]) for s in sample),
     }
     steps: dict = {}  # each variant's knight steps, the same in every round
     secs = alternate(variants, repeats, values=steps)
@@ -433,9 +435,9 @@ def main(argv=None) -> int:
     if args.before or args.rate:
         # The code at the ref is called first (numba's note in versions.py): any bias from
         # the order falls on today's code.
-        old = module(args.before or "HEAD", "engine.sweep")
+        old_rows = function(args.before or "HEAD", "orbit_rows", "engine.rows", "engine.sweep")
         for engine in ("tree", "brute"):
-            old.orbit_rows(board_for(old, Board(5, 5)), np.array([0]), np.arange(N_ORDERS), engine)
+            old_rows(board_for(old_rows, Board(5, 5)), np.array([0]), np.arange(N_ORDERS), engine)
     warm_up()
     if args.pairs:
         print(f"## Tie tree against the pair kernel from (1, 1), CPU seconds, median of {args.repeats} rounds\n")

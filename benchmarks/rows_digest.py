@@ -2,7 +2,7 @@
 
 For each rule whose ties a tie order breaks (fixed, pohl, roth, corner): every start x
 every order of the test boards (5 x 5 to 10 x 10, 3 x 7, 4 x 5, 5 x 6, 6 x 8), by the tie
-tree and by brute force (``knight.engine.sweep.orbit_rows``, one orbit at a time: the
+tree and by brute force (``knight.engine.rows.orbit_rows``, one orbit at a time: the
 two engines' digests are equal, their knight steps are printed apart). For
 every rule: the rule kernel's outcomes (``knight.engine.walk.outcomes``) of every start
 of those boards, trials 0..2 under two seeds (random-order: 3 attempts at most), and one
@@ -46,8 +46,11 @@ def digests(pkg, boards: list[str], engines=("tree", "brute")) -> dict[str, str]
     """Name -> digest for the package ``pkg`` (``knight`` or a materialised one)."""
     import importlib
 
+    from versions import found_in
+
     core = importlib.import_module(f"{pkg}.core.board")
-    sweep = importlib.import_module(f"{pkg}.engine.sweep")
+    sweep_spec = found_in(pkg, "SweepSpec", "sweep.spec", "engine.sweep")
+    orbit_rows = found_in(pkg, "orbit_rows", "engine.rows", "engine.sweep")
     walk = importlib.import_module(f"{pkg}.engine.walk")
     tour = importlib.import_module(f"{pkg}.warnsdorff").tour
     out = {}
@@ -55,9 +58,9 @@ def digests(pkg, boards: list[str], engines=("tree", "brute")) -> dict[str, str]
         for rule in ORDER_RULES:
             parts = []
             for name in boards:
-                spec = sweep.SweepSpec(core.parse_board(name))
+                spec = sweep_spec(core.parse_board(name))
                 for orbit in spec.orbits():
-                    parts.append(sweep.orbit_rows(spec.board, orbit, spec.ranks, engine, rule))
+                    parts.append(orbit_rows(spec.board, orbit, spec.ranks, engine, rule))
             steps = sum(int(p.pop("steps")[0]) for p in parts)
             out[f"sweep {engine} {rule}"] = _digest(parts)  # the same for both engines
             out[f"sweep {engine} {rule} steps"] = f"{steps:,}"

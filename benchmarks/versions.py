@@ -167,6 +167,30 @@ def module(ref: str, dotted: str):
     return importlib.import_module(f"{package(ref).__name__}.{dotted}")
 
 
+def found_in(pkg: str, name: str, *homes: str):
+    """``name`` from the first module ``<pkg>.<home>`` of ``homes`` that defines it, for
+    ``pkg`` today's ``knight`` or a materialised one: a name that moved keeps every home
+    it has had, today's first.
+
+    >>> found_in("knight", "orbit_rows", "engine.rows", "engine.sweep").__module__
+    'knight.engine.rows'
+    """
+    for home in homes:
+        try:
+            found = getattr(importlib.import_module(f"{pkg}.{home}"), name, None)
+        except ModuleNotFoundError:
+            continue
+        if found is not None:
+            return found
+    raise ValueError(f"{name!r} is in none of {', '.join(homes)} of {pkg}")
+
+
+def function(ref: str, name: str, *homes: str):
+    """``name`` as it was at ``ref``, from the first of ``homes`` that defines it then
+    (:func:`found_in`)."""
+    return found_in(package(ref).__name__, name, *homes)
+
+
 def load(what: str, name: str | None = None):
     """A module of the package at a commit, from ``REF:knight/x/y.py`` (as ``git show``
     names a file) or ``REF:knight.x.y``. ``name`` is ignored (kept for callers of the
@@ -182,9 +206,9 @@ def load(what: str, name: str | None = None):
 
 
 def board_for(mod, board):
-    """``board`` as a ``Board`` of the package of module ``mod`` (a materialised package
-    checks that a board is its own class)."""
-    top = mod.__name__.partition(".")[0]
+    """``board`` as a ``Board`` of the package of ``mod`` (a module or a function; a
+    materialised package checks that a board is its own class)."""
+    top = (getattr(mod, "__module__", None) or mod.__name__).partition(".")[0]
     return importlib.import_module(f"{top}.core.board").Board(board.rows, board.cols)
 
 
@@ -224,6 +248,8 @@ __all__ = [
     "alternate",
     "board_for",
     "commit",
+    "found_in",
+    "function",
     "load",
     "materialise",
     "module",

@@ -1,6 +1,6 @@
 """The library's layers, read from its import statements (at module level and inside
-functions alike): stages depend on the core, the engine, the runtime and the report
-only, never on another stage; nothing imports by name behind the analysis's back."""
+functions alike): stages depend on the core, the engine, the runtime and the report,
+and on another stage only where :data:`ALLOWED` says so; nothing imports by name behind the analysis's back."""
 
 import ast
 from pathlib import Path
@@ -18,6 +18,8 @@ ALLOWED = {
     "report": {"core"},
     **{stage: {"core", "engine", "runtime", "report", "_lazy"} for stage in STAGES},
 }
+#: The rules stage sweeps the rules that take a tie order with the sweep stage's plan and chunks.
+ALLOWED["rules"] = ALLOWED["rules"] | {"sweep"}
 #: The one import up the layers: a Tour draws itself (in a notebook) with the report's figure.
 EXCEPTIONS = {("core/tour.py", "report")}
 
@@ -60,3 +62,16 @@ def test_nothing_imports_by_name_outside_the_lazy_loader_and_the_command_table()
         if ("importlib" in text or "__import__(" in text) and rel not in ("_lazy.py", "cli.py"):
             users.append(rel)
     assert not users, users
+
+
+def test_the_workflow_calls_stages_never_the_engine():
+    """The workflow's scripts and rules reach the walk engine through a stage's functions."""
+    workflow = KNIGHT.parent / "workflow"
+    files = [KNIGHT.parent / "Snakefile", *sorted(workflow.rglob("*.py")), *sorted(workflow.rglob("*.smk"))]
+    wrong = [
+        f"{p.relative_to(KNIGHT.parent)}: {line.strip()}"
+        for p in files
+        for line in p.read_text().splitlines()
+        if "knight.engine" in line and ("import" in line)
+    ]
+    assert files[1:] and not wrong, "\n".join(wrong)

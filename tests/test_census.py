@@ -24,11 +24,12 @@ from knight.core.board import Board
 from knight.core.orders import N_ORDERS
 from knight.engine.brute import outcomes
 from knight.engine.runs_table import RUNS_PARQUET, RUNS_SCHEMA
-from knight.engine.sweep import SweepSpec, run_chunk
 from knight.sweep.census import board_parts, census_tables
 from knight.sweep.census_check import check_board, check_page, check_rows
 from knight.sweep.census_report import census_page
+from knight.sweep.chunks import run_chunk
 from knight.sweep.driver import write_chunk
+from knight.sweep.spec import SweepSpec
 
 SIDES = (5, 6, 7, 8)
 RANK = {s: i for i, s in enumerate(ORDER_STRINGS)}

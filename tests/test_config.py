@@ -8,7 +8,7 @@ import yaml
 from workflow_run import snakemake as run_snakemake
 
 from knight.pipeline.config import SCHEMA, ConfigError, load
-from knight.rules.studies import RuleSpec
+from knight.rules.study import RuleSpec
 
 DEFAULT = yaml.safe_load(open(os.path.join(os.path.dirname(__file__), "..", "config", "config.yaml")))
 
@@ -268,16 +268,17 @@ def test_the_schema_states_the_libraries_rule_names_and_defaults():
     within tiebreak's ranges (the command line and the API take them too)."""
     from knight.engine import tiebreak
     from knight.engine.rule_registry import REGISTRY
+    from knight.pipeline.config import load_schema
 
-    rules = yaml.safe_load((SCHEMA.parent / "rules.schema.yaml").read_text())
+    rules = load_schema(SCHEMA.parent / "rules.schema.yaml")
     assert rules["$defs"]["rule"]["enum"] == [r.name for r in REGISTRY]
     settings = rules["properties"]["settings"]["properties"]
     assert list(settings) == [r.name for r in REGISTRY]
     for r in REGISTRY:
         props = settings[r.name].get("properties", {})
         assert {name: p.get("default") for name, p in props.items()} == r.defaults, r.name
-        if "retries" in props:
-            assert (props["retries"]["minimum"], props["retries"]["maximum"]) == tiebreak.LIMITS["retries"]
+        assert all(p["$ref"] == f"#/$defs/{name}" for name, p in props.items()), r.name
+    assert (rules["$defs"]["retries"]["minimum"], rules["$defs"]["retries"]["maximum"]) == tiebreak.LIMITS["retries"]
     for name in ("seed", "trials"):
         low, high = tiebreak.LIMITS[name]
         assert low <= rules["$defs"][name]["minimum"] and rules["$defs"][name]["maximum"] <= high, name
@@ -289,9 +290,10 @@ def test_the_schema_states_the_libraries_rule_names_and_defaults():
 
 def test_the_census_schema_states_the_census_check_defaults():
     """One source: the census section's defaults are knight.sweep.census_check's."""
+    from knight.pipeline.config import load_schema
     from knight.sweep import census_check
 
-    props = yaml.safe_load((SCHEMA.parent / "census.schema.yaml").read_text())["properties"]
+    props = load_schema(SCHEMA.parent / "census.schema.yaml")["properties"]
     assert props["check_samples"]["default"] == census_check.CHECK_SAMPLES
     assert props["check_seed"]["default"] == census_check.CHECK_SEED
     assert props["check_largest"]["default"] == census_check.CHECK_LARGEST

@@ -20,7 +20,7 @@ from workflow_run import snakemake as run_snakemake
 from knight.core.board import Board
 from knight.core.board import board_grid as square_grid
 from knight.core.symmetry import group
-from knight.engine.brute import image_outcomes as order_images
+from knight.sweep.images import image_outcomes as order_images
 from knight.sweep.thesis import table59
 
 BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")

@@ -18,8 +18,8 @@ from workflow_run import snakemake as run_snakemake
 
 from knight.core import dataset
 from knight.core.board import Board
-from knight.engine.sweep import SweepSpec
 from knight.sweep.driver import chunk_path
+from knight.sweep.spec import SweepSpec
 
 KNIGHT = [sys.executable, "-m", "knight.cli"]
 

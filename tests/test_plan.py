@@ -132,3 +132,64 @@ def test_a_target_past_the_plan_is_named(tiny):
         "results/queens/frontier/dominate-9-9/unit-00000.json"
     )
     assert tiny.why_not_planned("results/tables/completion.parquet") is None
+
+
+def test_the_workflow_and_the_plan_name_the_same_rules_and_stages():
+    """Every Snakemake rule with parameters takes them from the plan under its own name,
+    the plan holds parameters for no other rule, and every stage a rule asks targets of
+    is one of the plan's: a missing entry fails here, not when Snakemake reads the files."""
+    import re
+    from pathlib import Path
+
+    plan = plan_of("tiny.yaml")
+    files = sorted(Path(REPO, "workflow", "rules").glob("*.smk"))
+    text = "\n".join(p.read_text() for p in files) + Path(REPO, "Snakefile").read_text()
+    rules = re.split(r"^rule (\w+):", text, flags=re.M)[1:]
+    asked = {}
+    for name, body in zip(rules[::2], rules[1::2]):
+        for wanted in re.findall(r'PLAN\.params\("([\w-]+)"\)', body):
+            asked[name] = wanted
+    assert asked and all(name == wanted for name, wanted in asked.items()), asked
+    assert set(asked) == set(plan._job_params())
+    stages = set(re.findall(r'PLAN\.targets\("(\w+)"\)', text))
+    assert stages == set(plan._stage_targets())
+    with pytest.raises(ValueError, match="no parameters for the rule 'nope'"):
+        plan.params("nope")
+    with pytest.raises(ValueError, match="stage 'nope' is not one of sweep, tables"):
+        plan.targets("nope")
+
+
+def test_the_workflow_takes_every_path_from_the_plan():
+    """The .smk files and the Snakefile name no file under results/ themselves: each path
+    is a key of the stages' ``paths`` modules (combined in PATHS), and every key is used."""
+    import re
+    from pathlib import Path
+
+    from knight.pipeline.paths import PATHS
+
+    files = [*sorted(Path(REPO, "workflow", "rules").glob("*.smk")), Path(REPO, "Snakefile")]
+    text = "\n".join(p.read_text() for p in files)
+    literal = re.findall(r"""f?["']results/[^"']*["']""", text)
+    assert not literal, literal
+    plan_text = "\n".join(p.read_text() for p in sorted(Path(REPO, "knight", "pipeline").rglob("*.py")))
+    used = set(re.findall(r'path\(\s*"([\w.]+)"', text + plan_text)) | set(re.findall(r'"([\w.]+)"', plan_text))
+    assert set(re.findall(r'path\(\s*"([\w.]+)"', text)) <= set(PATHS)
+    assert set(PATHS) <= used, sorted(set(PATHS) - used)
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_the_settings_checked_once_are_the_plans(name):
+    """The workflow builds each section's settings once, from the config as the user wrote
+    it (so a problem names the user's place), and hands them to the plan: they must be
+    the settings of the canonical config, lists shuffled and repeated included."""
+    from knight.pipeline.config import check, merge, read_config_file, settings
+
+    raw = read_config_file(os.path.join(REPO, "config", "config.yaml"))
+    if name != "config.yaml":
+        raw = merge(raw, read_config_file(os.path.join(REPO, "config", name)))
+    raw.setdefault("sweep", {})
+    raw["sweep"]["orders"] = ["87654321", "12345678", "87654321"]
+    raw["sweep"]["starts"] = [[2, 2], [1, 1], [2, 2]]
+    config, built = check(raw)
+    assert built == settings(config)
+    assert Plan(config, built=built).targets() == Plan(config).targets()

@@ -55,9 +55,28 @@ def test_a_rules_settings_follow_its_properties():
     for r in REGISTRY:
         keys = [k for k, _ in r.settings]
         expected = (["order"] if r.takes_orders else []) + (["seed", "trials"] if r.random else [])
-        expected += ["retries"] if r.name == "random-order" else []
+        expected += ["retries"] if r.attempts else []
         assert keys == expected, r.name
         assert r.defaults == {k: v for k, v in r.settings}
+
+
+def test_what_the_kernels_dispatch_on_is_consistent():
+    """A random rule draws at a tie or draws its orders, and nothing else draws; a key is
+    a rule's own key; a rule that switches orders has neither key nor draw; each is what
+    docs/conventions.md says of the rule ("Tie-break rules")."""
+    for r in REGISTRY:
+        assert r.random == (r.draw or r.attempts), r.name
+        assert not (r.takes_orders and r.random), r.name
+        assert not r.key or rule(r.key).key == r.key, r.name
+        assert not (r.switches_orders and (r.key or r.random)), r.name
+    assert {r.name: r.key for r in REGISTRY if r.key} == {
+        "pohl": "pohl",
+        "roth": "roth",
+        "corner": "corner",
+        "pohl-random": "pohl",
+        "roth-random": "roth",
+    }
+    assert names() == tuple(r.name for r in REGISTRY)
     assert [r.name for r in REGISTRY if r.switches_orders] == ["squirrel-cull"]
     assert rule("random-order").defaults == {"seed": 1, "trials": 100, "retries": 10}
     assert rule("pohl").defaults == {"order": "12345678"}

@@ -10,7 +10,8 @@ from workflow_run import snakemake as run_snakemake
 
 from knight.cli import main as knight_main
 from knight.core.board import Board
-from knight.rules.studies import RUNS_SCHEMA, RuleSpec, Study, run_chunk, walk_tasks
+from knight.rules.chunks import RUNS_SCHEMA, run_chunk, walk_tasks
+from knight.rules.study import RuleSpec, Study
 from knight.runtime.cluster import dask_client
 
 SETTINGS = {"random": {"seed": 7, "trials": 6}, "random-order": {"seed": 7, "trials": 4, "retries": 3}}

@@ -10,9 +10,10 @@ from knight.core.board import Board, parse_starts
 from knight.core.io import write_parquet
 from knight.core.orders import rank
 from knight.engine.runs_table import RUNS_SCHEMA
-from knight.engine.sweep import SweepSpec, chunk_tasks, n_chunks, run_chunk
 from knight.runtime.cluster import dask_client
+from knight.sweep.chunks import run_chunk
 from knight.sweep.driver import sweep
+from knight.sweep.spec import SweepSpec, chunk_tasks, n_chunks
 
 
 @pytest.mark.parametrize("rows, cols, chunk_runs", [(8, 8, 1_000_000), (7, 7, 300_000), (3, 7, 1), (6, 8, 500_000)])
@@ -183,7 +184,8 @@ import resource
 resource.setrlimit(resource.RLIMIT_RSS, (300 * 2**20, resource.getrlimit(resource.RLIMIT_RSS)[1]))
 from knight.core.board import Board, parse_starts
 from knight.runtime.cluster import dask_client
-from knight.engine.sweep import SweepSpec, run_chunk
+from knight.sweep.spec import SweepSpec
+from knight.sweep.chunks import run_chunk
 with dask_client(2) as client:
     limits = client.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
     print(sorted(set(map(str, limits.values()))))
@@ -199,8 +201,8 @@ with dask_client(2) as client:
 
 def test_table_sorts_start_blocks_from_parts_in_any_order():
     """Parts of whole starts, given in any order, make one table sorted by (start, order)."""
+    from knight.engine.rows import orbit_rows
     from knight.engine.runs_table import to_table
-    from knight.engine.sweep import orbit_rows
 
     board = Board(6, 6)
     ranks = np.array([3, 70, 5000, 40000])
@@ -224,8 +226,8 @@ def test_runs_file_bytes_do_not_depend_on_the_tables_chunks(tmp_path, ranks):
     contiguous array per column, and reads back as those rows."""
     import pyarrow.parquet as pq
 
+    from knight.engine.rows import orbit_rows
     from knight.engine.runs_table import RUNS_PARQUET, to_table
-    from knight.engine.sweep import orbit_rows
 
     board = Board(6, 6)
     spec = SweepSpec(board, ranks=ranks)
@@ -255,7 +257,8 @@ def test_runs_table_needs_no_pandas_and_refuses_values_that_do_not_fit():
     probe = (
         "import sys\n"
         "from knight.core.board import Board\n"
-        "from knight.engine.sweep import SweepSpec, orbit_rows\nfrom knight.engine.runs_table import to_table\n"
+        "from knight.sweep.spec import SweepSpec\nfrom knight.engine.rows import orbit_rows\n"
+        "from knight.engine.runs_table import to_table\n"
         "spec = SweepSpec(Board(5, 5))\n"
         "parts = [orbit_rows(spec.board, o, spec.ranks, 'tree') for o in spec.orbits()]\n"
         "assert 'pandas' not in sys.modules, 'imported before the table'\n"
@@ -369,3 +372,22 @@ def test_a_table_given_the_wrong_frame_says_what_it_needs(two_boards):
         ValueError, match="^times needs the rules stage's times table: the frame has no columns rule, runs"
     ):
         knight.rules.tables.times(lazy)
+
+
+@pytest.mark.parametrize(
+    ("given", "key", "words"),
+    [
+        ({"starts": []}, "starts", "at least one start"),
+        ({"starts": [25]}, "starts", "start square 25 is off the 5x5 board"),
+        ({"ranks": [40320]}, "ranks", "order rank 40320 is outside 0..40319"),
+        ({"rule": "random"}, "rule", "takes one of fixed, pohl, roth, corner"),
+        ({"chunk_runs": 0}, "chunk_runs", "at least 1, got 0"),
+        ({"engine": "fast"}, "engine", "engine 'fast' is not one of brute, tree"),
+    ],
+)
+def test_a_bad_sweep_is_refused_with_one_error_type_naming_its_field(given, key, words):
+    from knight.core.checks import SettingError
+
+    with pytest.raises(SettingError, match=words) as err:
+        SweepSpec(Board(5, 5), **given)
+    assert err.value.key == key

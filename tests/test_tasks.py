@@ -79,3 +79,21 @@ def test_a_scheduler_without_workers_is_named_then_given_up(monkeypatch, caplog)
         with pytest.raises(NoWorkersError, match=r"dask scheduler .*: no workers for \d+ s"):
             run_tasks(_slow_square, [(2,)], client=client, wait_for_workers=1.5)
     assert any("has no workers: waiting up to 2 s" in r.getMessage() for r in caplog.records)
+
+
+def test_a_local_cluster_keeps_its_workers_when_the_process_was_suspended():
+    """A run suspended (Ctrl-Z, SIGSTOP, a machine asleep) longer than Dask's worker
+    time-to-live wakes with its heartbeats an hour late: the scheduler's check must not
+    remove the in-process workers, or the run fails for want of workers (it did, on a
+    dominate 20 11 run paused for ten minutes)."""
+    from knight.runtime.cluster import dask_client
+
+    with dask_client(2) as client:
+        scheduler = client.cluster.scheduler
+        for worker in scheduler.workers.values():
+            worker.last_seen -= 3600
+        check = scheduler.periodic_callbacks.get("worker-ttl")
+        if check is not None:  # what the scheduler runs when the process resumes
+            client.sync(check.callback)
+        assert len(scheduler.workers) == 2
+        assert run_tasks(_slow_square, [(i,) for i in range(6)], client=client) == [i * i for i in range(6)]

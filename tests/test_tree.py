@@ -1,6 +1,6 @@
 """The tie-tree engine against the brute-force engine and the plain rule references.
 
-Brute force (``knight.engine.sweep.brute_orbit`` / ``knight.engine.walk.run_batch``) walks every
+Brute force (``knight.engine.brute.brute_orbit`` / ``knight.engine.walk.run_batch``) walks every
 (start, order) pair and knows nothing of trees or symmetry: it is the independent
 check for the ``fixed`` rule. For ``pohl``, ``roth`` and ``corner`` the reference is
 ``naive_rules.run`` (plain Python, one run at a time). Expectations are never derived
@@ -17,12 +17,15 @@ import pytest
 from knight.core.board import Board, parse_board
 from knight.core.orders import N_ORDERS, all_orders
 from knight.core.symmetry import group
+from knight.engine.brute import brute_orbit
 from knight.engine.layout import BLOCKED, Outcomes, padded
+from knight.engine.rows import orbit_rows
 from knight.engine.step import LEVEL, enter, neighbours
-from knight.engine.sweep import SweepSpec, brute_orbit, iter_chunks, orbit_rows
 from knight.engine.tiebreak import FIXED
 from knight.engine.tree import search, tree_orbit
 from knight.engine.walk import Rule, Schedule, board_cells, run_batch
+from knight.sweep.chunks import iter_chunks
+from knight.sweep.spec import SweepSpec
 
 COLUMNS = ("start", "order", "visited", "end", "complete", "closed", "ties")
 ALL = np.arange(N_ORDERS, dtype=np.int64)

@@ -17,7 +17,6 @@ import argparse
 import json
 from pathlib import Path
 
-import yaml
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util import logging
@@ -33,7 +32,11 @@ ROOT_SCHEMA = "config.schema.yaml"
 
 
 def load_schema(name: str) -> dict:
-    return yaml.safe_load((SCHEMAS / name).read_text())
+    """A schema file as the config check reads it (the rules' names and settings filled in
+    from the rule registry)."""
+    from knight.pipeline.config import load_schema as package_schema
+
+    return package_schema(SCHEMAS / name)
 
 
 def resolve(node: dict, doc: dict) -> tuple[dict, dict]:

@@ -1,6 +1,6 @@
 """``knight rules BOARD --rule RULE``: one board of the rules stage, from the command line.
 
-Runs the same code as the workflow's rules stage (:mod:`knight.rules.studies`: the same
+Runs the same code as the workflow's rules stage (:mod:`knight.rules.chunks`: the same
 chunks and Dask tasks) for one rule on one board, and prints its completion row
 (:func:`knight.rules.tables.completion`), or one JSON object with ``--json``.
 """
@@ -62,7 +62,7 @@ def main(args: argparse.Namespace) -> int:
     import time
 
     from knight.core.checks import SettingError
-    from knight.rules.studies import run
+    from knight.rules.driver import run
     from knight.rules.tables import completion
 
     board, workers = board_and_workers(args)

@@ -10,9 +10,10 @@ HELP = "run Warnsdorff from every start under every tie order of one board"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from knight.engine.sweep import DEFAULT_CHUNK_RUNS, ENGINES
+    from knight.engine.rows import DEFAULT_ENGINE, ENGINES
     from knight.engine.tiebreak import ORDER_RULES
     from knight.sweep.driver import DEFAULT_MAX_CPU_HOURS
+    from knight.sweep.spec import DEFAULT_CHUNK_RUNS
 
     p = sub.add_parser(
         "sweep",
@@ -23,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("board", metavar="BOARD", help="8 for 8x8, or RxC such as 6x8")
     p.add_argument("--out", metavar="DIR", help="write the runs dataset under DIR (board=RxC/part-NNNN.parquet)")
-    p.add_argument("--engine", choices=ENGINES, default="tree", help="tree (default) or brute (the independent check)")
+    p.add_argument(
+        "--engine", choices=ENGINES, default=DEFAULT_ENGINE, help="tree (default) or brute (the independent check)"
+    )
     p.add_argument(
         "--rule",
         choices=ORDER_RULES,
@@ -49,10 +52,10 @@ def main(args: argparse.Namespace) -> int:
 
     from knight.core.checks import SettingError
     from knight.core.dataset import writing
-    from knight.engine.sweep import SweepSpec, parse_orders, total_tasks
     from knight.runtime.cluster import dask_client
     from knight.runtime.progress import Progress
     from knight.sweep.driver import board_folder, check_output_dir, check_sweep_fits, sweep
+    from knight.sweep.spec import SweepSpec, parse_orders, total_tasks
 
     board, workers = board_and_workers(args)
     # Rows of about two chunks are held at once (one written, the next gathered).

@@ -9,6 +9,6 @@ Every stage that walks a knight uses these modules and no other copy of them:
 or two side by side, and brute force over (start, order) pairs), :mod:`.brute` (the
 fixed rule's pair and single-run names, on :mod:`.walk`),
 :mod:`.tree` (the tie tree: every tie order from a start at the cost of its distinct
-paths), :mod:`.sweep` (a sweep over tie orders: its plan of orbit chunks and their rows)
-and :mod:`.runs_table` (the sweep's runs table).
+paths), :mod:`.rows` (the rows of one start orbit by either engine) and
+:mod:`.runs_table` (the runs table those rows make).
 """

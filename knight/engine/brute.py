@@ -14,9 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from knight.core.board import Board
-from knight.core.orders import check_ranks, unrank
-from knight.core.orders import rank as order_rank
-from knight.core.symmetry import group
+from knight.core.orders import check_ranks
 from knight.core.tour import Tour
 from knight.engine.walk import pair_outcomes
 from knight.engine.walk import run as walk_run
@@ -36,32 +34,15 @@ def outcomes(board: Board, starts, ranks) -> dict[str, np.ndarray]:
     return out
 
 
-def image_outcomes(board: Board, order: str) -> list[dict]:
-    """Run ``order`` and its images g·o under every symmetry g of ``board`` from every start.
-
-    One dict per group element (identity first): ``element`` name, ``order`` string of
-    g·o, ``codes[rows, cols]`` (0 incomplete, 1 open tour, 2 closed tour, at the start
-    square), ``unvisited[rows, cols]`` and ``complete`` / ``closed`` counts over starts.
-    """
-    g = group(board)
-    images = g.order_images()[:, order_rank(order)]
-    starts = np.arange(board.size, dtype=np.uint32)
-    out = []
-    for name, img in zip(g.names(), images.tolist()):
-        res = outcomes(board, starts, np.full(board.size, img, dtype=np.uint16))
-        codes = res["complete"].astype(np.int64) + res["closed"].astype(np.int64)
-        unvisited = board.size - res["visited"].astype(np.int64)
-        out.append(
-            {
-                "element": name,
-                "order": unrank(img),
-                "codes": codes.reshape(board.rows, board.cols),
-                "unvisited": unvisited.reshape(board.rows, board.cols),
-                "complete": int(res["complete"].sum()),
-                "closed": int(res["closed"].sum()),
-            }
-        )
+def brute_orbit(board: Board, starts: np.ndarray, ranks: np.ndarray, rule: str = "fixed") -> dict[str, np.ndarray]:
+    """Rows for every start in ``starts`` x every rank under ``rule`` (fixed, pohl, roth,
+    corner), by walking each pair (:func:`knight.engine.walk.pair_outcomes`)."""
+    st = np.repeat(np.asarray(starts, np.uint32), len(ranks))
+    rk = np.tile(np.asarray(ranks, np.int64), len(starts))
+    out = pair_outcomes(board, rule, st, rk)
+    out["start"] = st
+    out["order"] = rk.astype(np.uint16)
     return out
 
 
-__all__ = ["image_outcomes", "outcomes", "run"]
+__all__ = ["brute_orbit", "outcomes", "run"]

@@ -1,10 +1,12 @@
-"""The tie-break rules, declared once: each rule's name, integer code and properties.
+"""The tie-break rules, declared once: each rule's name, integer code, properties and
+settings.
 
-Every other list of rule names in the library is derived from :data:`REGISTRY`
-(:mod:`knight.engine.tiebreak` re-exports ``RULES``, the code constants,
-``ORDER_RULES``, ``RANDOM_RULES`` and the ``DEFAULT_*`` settings); the config schema
-and the plain reference of the tests are held equal to it by tests. The rules
-themselves are described in docs/conventions.md, "Tie-break rules".
+Everything else is derived from :data:`REGISTRY`: :mod:`knight.engine.tiebreak`'s
+``RULES``, code constants, ``ORDER_RULES``, ``RANDOM_RULES`` and ``DEFAULT_*``
+settings; the tables the kernels dispatch on (:func:`kernel_tables`); the config
+schema's rule names and settings (:func:`knight.pipeline.config.load_schema`); the
+command line's choices. The plain reference of the tests is held equal to it by a test.
+The rules themselves are described in docs/conventions.md, "Tie-break rules".
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ DEFAULT_ORDER = "12345678"
 DEFAULT_SEED = 1
 DEFAULT_TRIALS = 100
 DEFAULT_RETRIES = 10
+
+#: The settings' names and their schema definitions (``$defs`` of the rules section's
+#: schema, knight/pipeline/schemas/rules.schema.yaml).
+SETTINGS = ("order", "seed", "trials", "retries")
 
 _ORDER = (("order", DEFAULT_ORDER),)
 _DRAWS = (("seed", DEFAULT_SEED), ("trials", DEFAULT_TRIALS))
@@ -33,7 +39,13 @@ class Rule:
     ``random``: the rule draws random numbers (its rows carry a trial number);
     ``switches_orders``: fixed orders switched along the tour by a schedule that exists
     for square boards of side 5 or more, from (1, 1) only; ``settings``: (name, default)
-    pairs of the settings the rule takes, in the order rows and job parameters list them.
+    pairs of the settings the rule takes, in the order rows and job parameters list them;
+    ``summary``: what the rule does, in a line (the config reference shows it).
+
+    What the kernels dispatch on: ``key``, the name of the rule whose key narrows a tie
+    first (``""``: none; the key itself is the kernel hook,
+    :func:`knight.engine.tiebreak.narrow`); ``draw``, a uniform draw decides what the key
+    leaves tied; ``attempts``, whole runs under drawn orders until one completes.
     """
 
     name: str
@@ -42,6 +54,10 @@ class Rule:
     random: bool = False
     switches_orders: bool = False
     settings: tuple[tuple[str, object], ...] = ()
+    key: str = ""
+    draw: bool = False
+    attempts: bool = False
+    summary: str = ""
 
     @property
     def defaults(self) -> dict:
@@ -51,15 +67,64 @@ class Rule:
 
 #: Every rule, in the order of its code.
 REGISTRY = (
-    Rule("fixed", 0, takes_orders=True, settings=_ORDER),
-    Rule("pohl", 1, takes_orders=True, settings=_ORDER),
-    Rule("roth", 2, takes_orders=True, settings=_ORDER),
-    Rule("corner", 3, takes_orders=True, settings=_ORDER),
-    Rule("random", 4, random=True, settings=_DRAWS),
-    Rule("random-order", 5, random=True, settings=_DRAWS + (("retries", DEFAULT_RETRIES),)),
-    Rule("squirrel-cull", 6, switches_orders=True),
-    Rule("pohl-random", 7, random=True, settings=_DRAWS),
-    Rule("roth-random", 8, random=True, settings=_DRAWS),
+    Rule("fixed", 0, takes_orders=True, settings=_ORDER, summary="least degree, then the order"),
+    Rule(
+        "pohl",
+        1,
+        takes_orders=True,
+        settings=_ORDER,
+        key="pohl",
+        summary="least degree, then smallest sum of the neighbours' degrees, then the order",
+    ),
+    Rule(
+        "roth",
+        2,
+        takes_orders=True,
+        settings=_ORDER,
+        key="roth",
+        summary="least degree, then farthest from the centre, then the order",
+    ),
+    Rule(
+        "corner",
+        3,
+        takes_orders=True,
+        settings=_ORDER,
+        key="corner",
+        summary="least degree, then nearest to a corner, then the order",
+    ),
+    Rule("random", 4, random=True, settings=_DRAWS, draw=True, summary="least degree, then a uniform draw"),
+    Rule(
+        "random-order",
+        5,
+        random=True,
+        settings=_DRAWS + (("retries", DEFAULT_RETRIES),),
+        attempts=True,
+        summary="attempts of fixed under uniformly drawn orders, until a complete tour",
+    ),
+    Rule(
+        "squirrel-cull",
+        6,
+        switches_orders=True,
+        summary="Squirrel and Cull's switched orders (square boards of side 5 or more, from (1, 1))",
+    ),
+    Rule(
+        "pohl-random",
+        7,
+        random=True,
+        settings=_DRAWS,
+        key="pohl",
+        draw=True,
+        summary="least degree, then smallest sum of the neighbours' degrees, then a uniform draw",
+    ),
+    Rule(
+        "roth-random",
+        8,
+        random=True,
+        settings=_DRAWS,
+        key="roth",
+        draw=True,
+        summary="least degree, then farthest from the centre, then a uniform draw",
+    ),
 )
 
 _BY_NAME = {r.name: r for r in REGISTRY}
@@ -80,3 +145,21 @@ def names(**properties: bool) -> tuple[str, ...]:
         if key not in ("takes_orders", "random", "switches_orders"):
             raise ValueError(f"{key!r} is not a property of a rule")
     return tuple(r.name for r in REGISTRY if all(getattr(r, k) == v for k, v in properties.items()))
+
+
+def kernel_tables():
+    """What the numba kernels dispatch on, by rule code: ``key`` (int64, the code of the
+    rule whose key narrows a tie, -1 for none) and ``draw`` and ``attempts`` (bool), from
+    each rule's properties. Numba freezes global arrays into a kernel when it compiles,
+    so these cost the kernels nothing per step.
+
+    >>> key, draw, attempts = kernel_tables()
+    >>> int(key[rule("pohl-random").code]) == rule("pohl").code, bool(draw[rule("fixed").code])
+    (True, False)
+    """
+    import numpy as np
+
+    key = np.array([rule(r.key).code if r.key else -1 for r in REGISTRY], np.int64)
+    draw = np.array([r.draw for r in REGISTRY], np.bool_)
+    attempts = np.array([r.attempts for r in REGISTRY], np.bool_)
+    return key, draw, attempts

@@ -32,13 +32,26 @@ from knight.engine.rule_registry import (  # noqa: F401  (the settings' defaults
     DEFAULT_SEED,
     DEFAULT_TRIALS,
     REGISTRY,
+    kernel_tables,
     names,
     rule,
 )
 
 #: Rule names, in the order of their integer codes (:data:`REGISTRY`).
 RULES = names()
-FIXED, POHL, ROTH, CORNER, RANDOM, RANDOM_ORDER, SQUIRREL_CULL, POHL_RANDOM, ROTH_RANDOM = (r.code for r in REGISTRY)
+#: Codes of the rules the kernels name (a rule's key, random-order's attempts, squirrel-cull's layout).
+FIXED = rule("fixed").code
+POHL = rule("pohl").code
+ROTH = rule("roth").code
+CORNER = rule("corner").code
+RANDOM = rule("random").code
+RANDOM_ORDER = rule("random-order").code
+SQUIRREL_CULL = rule("squirrel-cull").code
+POHL_RANDOM = rule("pohl-random").code
+ROTH_RANDOM = rule("roth-random").code
+#: By rule code: the code of the rule whose key narrows a tie (-1: none), whether a draw
+#: decides what the key leaves, whether runs are attempts under drawn orders.
+KEY_OF, DRAWS, ATTEMPTS = kernel_tables()
 #: Rules whose residual ties are broken by a tie order (the tie-tree engine sweeps them).
 ORDER_RULES = names(takes_orders=True)
 #: Rules that draw random numbers (rows carry a trial number).
@@ -64,9 +77,10 @@ def rule_code(name: str) -> int:
 
 @nb.njit(nogil=True, cache=True)
 def _key(rule, deg, p, r, c, offsets, tiles, rows, cols, limit):
-    """Key of the candidate at cell ``p``, board row ``r``, column ``c`` under ``pohl``
-    or ``corner`` (smaller wins); :func:`narrow` computes ``roth``'s itself. ``offsets``
-    and ``tiles`` as in :func:`narrow`."""
+    """Key of the candidate at cell ``p``, board row ``r``, column ``c`` under the key of
+    rule ``rule`` (smaller wins): a rule's key is written here, one branch each
+    (:func:`narrow` computes ``roth``'s itself). ``offsets`` and ``tiles`` as in
+    :func:`narrow`."""
     if rule == POHL:
         score = 0
         for j in range(8):
@@ -77,10 +91,11 @@ def _key(rule, deg, p, r, c, offsets, tiles, rows, cols, limit):
             if d < limit:
                 score += d
         return score
-    # CORNER: squared distance to the nearest corner.
-    dr = min(r, rows - 1 - r)
-    dc = min(c, cols - 1 - c)
-    return dr * dr + dc * dc
+    if rule == CORNER:  # squared distance to the nearest corner
+        dr = min(r, rows - 1 - r)
+        dc = min(c, cols - 1 - c)
+        return dr * dr + dc * dc
+    return 0
 
 
 #: (row, column) step of each move, 0-based (docs/conventions.md).
@@ -134,13 +149,14 @@ def _roth_narrow(a, b, mask):
 @nb.njit(nogil=True, cache=True)
 def narrow(rule, mask, deg, cur, offsets, width, rows, cols, limit, tiles):
     """The moves of ``mask`` (bit ``m``: move ``m``, 0-based, ties at the least degree)
-    whose candidates have the best key under ``rule``; ``mask`` itself for rules
-    without a key. ``cur`` is the knight's cell, already marked visited. Row by row
+    whose candidates have the best key of rule ``rule`` (:data:`KEY_OF`); ``mask`` itself
+    for a rule without a key. ``cur`` is the knight's cell, already marked visited. Row by row
     (``tiles`` is ``None``), ``offsets`` gives the step of each move and ``width`` the
     padded row; in tiles (:mod:`knight.engine.layout`), ``tiles`` is
     :func:`knight.engine.layout.tile_steps`. The knight's row and column are found once,
     the candidates' by the moves' steps."""
-    if rule != POHL and rule != ROTH and rule != CORNER:
+    rule = KEY_OF[rule]
+    if rule < 0:
         return mask
     if tiles is None:
         r0 = cur // width - 2

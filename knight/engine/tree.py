@@ -807,7 +807,7 @@ def tree_orbit(
 ) -> dict[str, np.ndarray]:
     """Rows for ``starts`` (one symmetry orbit, sorted) x ``ranks`` (sorted) under
     ``rule``, searching only the orbit's smallest square; for ``fixed`` exactly the
-    rows of :func:`knight.engine.sweep.brute_orbit`.
+    rows of :func:`knight.engine.brute.brute_orbit`.
 
     Returns ``start, order, visited, end, complete, closed, ties`` (residual tie
     points; rows by start, then rank) and ``steps`` (knight steps walked,

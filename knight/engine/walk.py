@@ -55,18 +55,14 @@ from knight.engine.rule_registry import REGISTRY
 from knight.engine.squirrel_cull import check_board, schedule
 from knight.engine.step import LEVEL, enter, ranked_steps, steps_of
 from knight.engine.tiebreak import (
-    CORNER,
+    ATTEMPTS,
+    DRAWS,
     FIXED,
+    KEY_OF,
     LIMITS,
     ORDER_RULES,
-    POHL,
-    POHL_RANDOM,
-    RANDOM,
-    RANDOM_ORDER,
     ROTH,
-    ROTH_RANDOM,
     RULES,
-    SQUIRREL_CULL,
     check_setting,
     narrow,
     roth_classes,
@@ -213,10 +209,10 @@ def _draw(mask, offsets, key, draws):
 
 @nb.njit(nogil=True, cache=True)
 def _by_order(code):
-    """Whether the tie order alone breaks the ties of the rule of code ``code`` (fixed,
-    squirrel-cull; random-order's attempts run as fixed): :func:`_walk` then takes the
-    eight steps in the order's priority, and the first candidate is the move."""
-    return code == FIXED or code == SQUIRREL_CULL
+    """Whether the tie order alone breaks the ties of the rule of code ``code`` (no key,
+    no draw: fixed, squirrel-cull; random-order's attempts run as fixed): :func:`_walk`
+    then takes the eight steps in the order's priority, and the first candidate is the move."""
+    return KEY_OF[code] < 0 and not DRAWS[code] and not ATTEMPTS[code]
 
 
 @nb.njit(nogil=True, cache=True)
@@ -291,10 +287,10 @@ def _walk(code, walker, tiles, rows, cols, path, state):
         ranked = offsets  # the steps in move order
     _in_force(code, schedule.orders[stage], offsets, ranked, choice)
     switch = schedule.switches[stage]
-    drawn = code == RANDOM or code == POHL_RANDOM or code == ROTH_RANDOM
-    base = POHL if code == POHL_RANDOM else ROTH if code == ROTH_RANDOM else code
-    by_key = base == ROTH  # Roth's key by look-ups, on every step
-    narrowing = base == POHL or base == CORNER  # pohl, corner: narrow() on a tie
+    drawn = DRAWS[code]
+    keyed = KEY_OF[code]  # the rule whose key narrows a tie (``key`` is the random stream)
+    by_key = keyed == ROTH  # Roth's key by look-ups, on every step
+    narrowing = keyed >= 0 and keyed != ROTH  # another key: narrow() on a tie
     special = narrowing or drawn
     cls, table = roth
     steps = steps_of(ranked)
@@ -319,7 +315,7 @@ def _walk(code, walker, tiles, rows, cols, path, state):
             step = choice[mask]  # the only candidate, or the tie's first by the order
             if special and mask & (mask - 1):  # a tie at the least degree: key, then draw
                 if narrowing:
-                    mask = narrow(base, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT, tiles)
+                    mask = narrow(keyed, mask, deg, cur, offsets, cols + 4, rows, cols, LIMIT, tiles)
                 if drawn:
                     step, draws = _draw(mask, offsets, key, draws)
                 else:
@@ -351,8 +347,8 @@ def _walk_two(code, one, two, tiles_a, tiles_b, state_a, state_b):
     slower. An ended run's last step moves nothing.
     """
     plain = _by_order(code)
-    drawn = code == RANDOM or code == ROTH_RANDOM
-    by_key = code == ROTH or code == ROTH_RANDOM
+    drawn = DRAWS[code]
+    by_key = KEY_OF[code] == ROTH
     deg_a, offs_a, ranked_a, choice_a, roth_a, sched_a, key_a = one
     deg_b, offs_b, ranked_b, choice_b, roth_b, sched_b, key_b = two
     if not plain:  # the steps in move order
@@ -424,7 +420,7 @@ def _roth_key(code, rows, cols, classes, tc):
     """Roth's key as look-ups for rules roth and roth-random, empty for the others:
     (``classes`` filled with each cell's class, uint8[classes, 256] narrowed masks),
     from :func:`knight.engine.tiebreak.roth_classes` (``tc`` as there)."""
-    if code != ROTH and code != ROTH_RANDOM:
+    if KEY_OF[code] != ROTH:
         return classes[:0], np.empty((0, 256), np.uint8)
     return classes, roth_classes(rows, cols, classes, tc)
 
@@ -457,8 +453,9 @@ def _padded(p, cols, tiles):
 
 @nb.njit(nogil=True, cache=True)
 def _pairable(code):
-    """Whether :func:`_walk_two` runs the rule of code ``code``."""
-    return code == FIXED or code == ROTH or code == SQUIRREL_CULL or code == RANDOM or code == ROTH_RANDOM
+    """Whether :func:`_walk_two` runs the rule of code ``code``: no key but Roth's (its
+    look-ups; another key's search is :func:`_walk`'s alone), no attempts."""
+    return (KEY_OF[code] < 0 or KEY_OF[code] == ROTH) and not ATTEMPTS[code]
 
 
 @nb.njit(nogil=True, cache=True)
@@ -516,7 +513,7 @@ def _run_batch(rule, rows, cols, starts, trials, cells, path, out, attempts_out,
     ranked, choice = np.empty(8, np.int64), np.empty(256, np.int64)
     roth = _roth_key(code, rows, cols, cells.classes, tc)
     no_switch = np.full(1, -1, np.int64)
-    drawn = code == RANDOM_ORDER
+    drawn = ATTEMPTS[code]
     nt = trials.shape[0]
     total = starts.shape[0] * nt
     fill_degrees(deg, rows, cols, tc)
@@ -673,7 +670,7 @@ def in_tiles(board: Board, code: int) -> bool:
     orders circle the board, so a row-by-row board outgrows the cache, where tiles keep
     eight rows in a cache line. The other rules' runs gain nothing in tiles and stay row
     by row (``python benchmarks/bench_rules.py --layouts``; docs/performance.md)."""
-    return code == SQUIRREL_CULL and tiled(board.rows)
+    return bool(REGISTRY[code].switches_orders) and tiled(board.rows)
 
 
 def cells_to_squares(cells, cols: int, tiles: bool) -> np.ndarray:
@@ -717,7 +714,7 @@ def board_cells(board: Board, code: int, runs: int = 1) -> Cells:
     n = cell_count(board.rows, board.cols, tiles)
     return Cells(
         np.empty(n, np.int8),
-        np.zeros(n if code in (ROTH, ROTH_RANDOM) else 0, np.int8),
+        np.zeros(n if KEY_OF[code] == ROTH else 0, np.int8),
         tile_steps(board.cols) if tiles else np.empty(0, np.int64),
         np.empty(n if _two_at_a_time(board, code, runs) else 0, np.int8),
     )
@@ -733,7 +730,7 @@ def board_bytes(board: Board, code: int, runs: int = 1) -> int:
     576
     """
     n = cell_count(board.rows, board.cols, in_tiles(board, code))
-    return n * (1 + (runs > 1) + _two_at_a_time(board, code, runs) + (code in (ROTH, ROTH_RANDOM)))
+    return n * (1 + (runs > 1) + _two_at_a_time(board, code, runs) + int(KEY_OF[code] == ROTH))
 
 
 def pairs_walk_two(code: int) -> bool:
@@ -867,7 +864,7 @@ def outcomes(
     starts = _starts(board, starts)
     trials = _trials(trials)
     out = _call(board, code, starts, trials, orders, switches, seed, retries, np.empty(0, np.int32))
-    if code != RANDOM_ORDER:
+    if not ATTEMPTS[code]:
         out["order"][:] = rank
     return out
 
@@ -926,7 +923,7 @@ def run(board: Board, start: int, rule: str, *, order="12345678", seed=0, trial=
     out = _call(board, code, starts, np.array([trial], np.uint32), orders, switches, seed, retries, path)
     n = int(out["visited"][0])
     squares = cells_to_squares(path[:n], board.cols, in_tiles(board, code))
-    if code == RANDOM_ORDER:
+    if ATTEMPTS[code]:
         used = order_string(all_orders()[int(out["order"][0])])
     elif not REGISTRY[code].takes_orders:
         used = None

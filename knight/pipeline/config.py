@@ -88,18 +88,79 @@ def _with_defaults(cls):
 _Validator = _with_defaults(Draft202012Validator)
 
 
+def _library_values() -> dict[str, list[tuple[tuple[str, ...], dict]]]:
+    """What the library declares and the schemas show: by schema file, (path to a node,
+    the keys filled in there)."""
+    from knight.engine.rows import DEFAULT_ENGINE, ENGINES
+    from knight.rules.study import DEFAULT_CHUNK_STEPS
+    from knight.sweep.census_check import CHECK_LARGEST, CHECK_SAMPLES, CHECK_SEED, CHECK_SMALLEST
+    from knight.sweep.spec import DEFAULT_CHUNK_RUNS
+
+    sweep = ("properties", "sweep", "properties")
+    return {
+        SCHEMA.name: [
+            ((*sweep, "engine"), {"enum": list(ENGINES), "default": DEFAULT_ENGINE}),
+            ((*sweep, "chunk_runs"), {"default": DEFAULT_CHUNK_RUNS}),
+        ],
+        "rules.schema.yaml": [
+            (("properties", "chunk_steps"), {"default": DEFAULT_CHUNK_STEPS}),
+            (("properties", "chunk_runs"), {"default": DEFAULT_CHUNK_RUNS}),
+        ],
+        "census.schema.yaml": [
+            (("properties", "check_samples"), {"default": CHECK_SAMPLES}),
+            (("properties", "check_seed"), {"default": CHECK_SEED}),
+            (("properties", "check_largest"), {"default": CHECK_LARGEST, "minimum": CHECK_SMALLEST}),
+        ],
+    }
+
+
+def load_schema(path: str | Path) -> dict:
+    """The schema file ``path`` as the validator and the docs read it, with what the
+    library declares filled in, so that each is declared in one place: the sweep's
+    engines, the default engine and the chunk sizes, the census check's defaults
+    (:func:`_library_values`), and the rules section's rule names (``$defs.rule``) and
+    each rule's settings with their defaults (``properties.settings``,
+    :data:`knight.engine.rule_registry.REGISTRY`).
+
+    >>> rules = load_schema(SCHEMA.parent / "rules.schema.yaml")
+    >>> len(rules["$defs"]["rule"]["enum"]), rules["properties"]["settings"]["properties"]["pohl"]["properties"]
+    (9, {'order': {'$ref': '#/$defs/order', 'default': '12345678'}})
+    """
+    path = Path(path)
+    schema = yaml.safe_load(path.read_text())
+    for where, values in _library_values().get(path.name, []):
+        node = schema
+        for key in where:
+            node = node[key]
+        node.update(values)
+    if path.name == "rules.schema.yaml":
+        from knight.engine.rule_registry import REGISTRY
+
+        schema["$defs"]["rule"]["enum"] = [r.name for r in REGISTRY]
+        schema["properties"]["settings"]["properties"] = {
+            r.name: {
+                "description": r.summary,
+                "type": "object",
+                "additionalProperties": False,
+                "default": {},
+                "properties": {name: {"$ref": f"#/$defs/{name}", "default": value} for name, value in r.settings},
+            }
+            for r in REGISTRY
+        }
+    return schema
+
+
 def _validator(schema_path: Path):
     folder = schema_path.parent
 
     def retrieve(uri: str) -> Resource:
-        contents = yaml.safe_load((folder / uri.rsplit("/", 1)[-1]).read_text())
+        contents = load_schema(folder / uri.rsplit("/", 1)[-1])
         # Without "$schema" the section is validated by this class, which fills in defaults
         # (jsonschema picks a class by "$schema" on descending into a resource).
         contents.pop("$schema", None)
         return Resource.from_contents(contents, default_specification=DRAFT202012)
 
-    schema = yaml.safe_load(schema_path.read_text())
-    return _Validator(schema, registry=Registry(retrieve=retrieve))
+    return _Validator(load_schema(schema_path), registry=Registry(retrieve=retrieve))
 
 
 def schema_errors(config: dict, schema_path: str | Path = SCHEMA) -> list[str]:
@@ -131,9 +192,9 @@ def _settings_builders() -> dict:
     from knight.exact.settings import ExactSettings
     from knight.queens.settings import QueensSettings
     from knight.report.settings import FigureSettings
-    from knight.rules.studies import RulesSettings
+    from knight.rules.settings import RulesSettings
     from knight.runtime.cluster import DaskSettings
-    from knight.sweep.settings import SweepSettings
+    from knight.sweep.settings import CensusSettings, SweepSettings
 
     def claims(section: dict, config: dict):
         studies = {s["name"]: s["rules"] for s in config.get("rules", {}).get("studies", [])}
@@ -146,6 +207,7 @@ def _settings_builders() -> dict:
         "exact": lambda section, config: ExactSettings.from_config(section),
         "figures": lambda section, config: FigureSettings.from_config(section),
         "rules": lambda section, config: RulesSettings.from_config(section),
+        "census": lambda section, config: CensusSettings.from_config(section),
         "claims": claims,
     }
 
@@ -257,8 +319,11 @@ def load_files(paths=(), *, default: str | Path | None = None) -> dict:
     return load(config)
 
 
-def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
-    """Check ``config`` whole and return it with defaults filled in and canonical lists.
+def check(config: dict, schema_path: str | Path = SCHEMA) -> tuple[dict, dict]:
+    """Check ``config`` whole: (the config with defaults filled in and canonical lists,
+    each section's settings object, :func:`settings`). The settings are built once, from
+    the config as given, so that a problem names the place the user wrote it; they
+    canonicalize their lists themselves, and the workflow's plan takes them as they are.
 
     Raises :class:`ConfigError` listing every problem; the input is not modified.
     """
@@ -266,5 +331,10 @@ def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
     msgs = schema_errors(config, schema_path)
     if msgs:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(msgs))
-    settings(config)
-    return canonical(config)
+    built = settings(config)
+    return canonical(config), built
+
+
+def load(config: dict, schema_path: str | Path = SCHEMA) -> dict:
+    """The checked config (:func:`check`) with defaults filled in and canonical lists."""
+    return check(config, schema_path)[0]

@@ -1,66 +1,47 @@
 """The workflow's plan: every stage's jobs, their output paths and parameters.
 
-:class:`Plan` is built once from the checked config (:func:`knight.pipeline.config.load`)
-by the Snakefile, and by tests without Snakemake. The ``.smk`` files hold Snakemake
-glue only: a rule's output patterns come from :data:`PATTERNS`, its inputs, params and
-resources from the plan's methods. What decides a job's results is its parameters
-(:meth:`Plan.params`: the stage's settings and the job kind's results version,
-:mod:`knight.pipeline.versions`); the seal of every file a job writes records their
-digest (:func:`knight.core.seal.params_digest`), so the start-up check can tell a file that another plan made
-(:mod:`knight.pipeline.integrity`). Nothing here compiles a kernel: planning a run is
-reading its settings.
+:class:`Plan` is built once from the checked config and its settings
+(:func:`knight.pipeline.config.check`) by the Snakefile, and by tests without Snakemake.
+The ``.smk`` files hold Snakemake glue only: every path a rule names comes from
+:func:`knight.pipeline.paths.path` (each stage's ``paths`` module), its inputs, params
+and resources from the plan's methods, which each stage's module of
+:mod:`knight.pipeline.jobs` declares and :class:`Plan` combines. What decides a job's
+results is its parameters (:meth:`Plan.params`: the stage's settings and the job kind's
+results version, :mod:`knight.pipeline.versions`); the seal of every file a job writes
+records their digest (:func:`knight.core.seal.params_digest`), so the start-up check can
+tell a file that another plan made (:mod:`knight.pipeline.integrity`). Nothing here
+compiles a kernel: planning a run is reading its settings.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import cache, cached_property
 from pathlib import Path
 
-from knight.core.board import parse_board
-from knight.core.dataset import part_name
-from knight.engine.sweep import SweepSpec
 from knight.pipeline.config import settings
-from knight.pipeline.versions import version
-from knight.rules.studies import Study, task_bytes
-from knight.sweep.census import CENSUS_TABLES
-from knight.sweep.census_check import checked_boards
-from knight.sweep.tables import TABLES
-
-#: Root of every result.
-RESULTS = "results"
-#: Output patterns of the jobs that make many files of one kind (Snakemake wildcards).
-PATTERNS = {
-    "sweep_part": "results/runs/board={board}/part-{chunk}.parquet",
-    "sweep_manifest": "results/runs/board={board}/_manifest.json",
-    "rules_runs_part": "results/rules/runs/study={study}/rule={rule}/part-{chunk}.parquet",
-    "rules_times_part": "results/rules/times/study={study}/rule={rule}/part-{chunk}.parquet",
-    "rules_manifest": "results/rules/runs/study={study}/rule={rule}/_manifest.json",
-    "frontier_unit": "results/queens/frontier/{search}/unit-{unit}.json",
-    "scan_part": "results/claims/scans/{scan}/part-{slice}.parquet",
-    "scan_times": "results/claims/scans/{scan}/times-{slice}.json",
-}
-#: Per-board heatmaps (each has a caption workflow/report/NAME.rst).
-BOARD_FIGURES = ("ends_complete", "ends_closed", "failing", "closed_starts")
-RULE_TABLES = ("completion", "failures", "table57", "retries", "ends", "times", "squirrel_cull", "orders")
-RULES_FIGURES = ("completion", "time", "retries", "ends", "closed_starts")
-FIG_EXT = ("png", "svg")
-#: Knight steps a second a thread that a job's run time is planned with: lower bounds of
-#: the brute-force pair kernel and of the slowest rule (pohl), so that a Slurm job's time
-#: limit is never what stops it.
-BRUTE_RATE = 50e6
-RULE_RATE = 30e6
+from knight.pipeline.jobs.claims import ClaimsJobs
+from knight.pipeline.jobs.common import combined
+from knight.pipeline.jobs.exact import ExactJobs
+from knight.pipeline.jobs.figures import FiguresJobs
+from knight.pipeline.jobs.queens import QueensJobs
+from knight.pipeline.jobs.rules import RulesJobs
+from knight.pipeline.jobs.sweep import SweepJobs
+from knight.pipeline.paths import PATTERNS, RESULTS, path
+from knight.rules.study import Study
 
 
-class Plan:
+class Plan(SweepJobs, RulesJobs, QueensJobs, ExactJobs, FiguresJobs, ClaimsJobs):
     """The jobs of a run of the workflow under ``config`` (checked), for jobs of ``cores``
-    threads at most (Snakemake's ``--cores``)."""
+    threads at most (Snakemake's ``--cores``): each stage's (:mod:`knight.pipeline.jobs`),
+    combined."""
 
-    def __init__(self, config: Mapping, cores: int = 1):
+    def __init__(self, config: Mapping, cores: int = 1, built: Mapping | None = None):
+        """``built``: each section's settings as :func:`knight.pipeline.config.check`
+        returned them with ``config``; built from ``config`` when not given."""
         self.config = config
         self.cores = max(1, int(cores))
-        built = settings(dict(config))
+        built = settings(dict(config)) if built is None else built
         self.sweep = built["sweep"]
         self.dask = built["dask"]
         self.queens = built["queens"]
@@ -69,170 +50,12 @@ class Plan:
         self.studies: dict[str, Study] = built["rules"].by_name()
         self.scans = built["claims"].scans
         self.claims = built["claims"].claims
-        self.census = config["census"]
-
-    # --- sweep ------------------------------------------------------------------------
-    @cached_property
-    def boards(self) -> list[str]:
-        """The configured sweep boards, by name."""
-        return [b.name for b in self.sweep.boards]
-
-    @cached_property
-    def swept_boards(self) -> list[str]:
-        """Boards whose sweep runs: the configured ones, and the backtracking boards the
-        exact stage joins with the sweep's per-start table."""
-        joined = (
-            [b.name for b, _ in self.exact.runs.values()] if self.config["exact"]["backtrack"]["warnsdorff"] else []
-        )
-        return list(dict.fromkeys(self.boards + joined))
-
-    @cache  # noqa: B019 (one plan a run)
-    def spec(self, board: str) -> SweepSpec:
-        """The sweep of one board (listed or not) under the config."""
-        return self.sweep.spec(parse_board(board))
-
-    def sweep_parts(self, board: str) -> list[str]:
-        """The runs files of one board, one per chunk (job)."""
-        n = len(self.spec(board).chunks())
-        return [PATTERNS["sweep_part"].format(board=board, chunk=_num(k)) for k in range(n)]
-
-    def sweep_manifest(self, board: str) -> str:
-        return PATTERNS["sweep_manifest"].format(board=board)
-
-    def sweep_benchmarks(self, board: str) -> list[str]:
-        """The Snakemake benchmark files of one board's sweep jobs (column s: wall seconds)."""
-        n = len(self.spec(board).chunks())
-        return [f"results/benchmarks/sweep/{board}/part-{_num(k)}.tsv" for k in range(n)]
+        self.census = built["census"]
 
     def threads(self) -> int:
         """Threads of a Dask-backed job: 1 when an existing scheduler does the work."""
         return self.dask.threads(self.cores)
 
-    def sweep_resources(self, board: str, chunk: str, attempt: int) -> dict:
-        """Memory (MB) and run time (minutes) of one sweep job, from its runs and board
-        size: about 300 MB plus 60 MB per million runs; time at :data:`BRUTE_RATE` knight
-        steps a second a thread (the tree engine is faster). Doubled on a retry."""
-        spec = self.spec(board)
-        runs = spec.chunk_rows()[int(chunk)]
-        minutes = 5 + runs * spec.board.size / BRUTE_RATE / 60 / self.threads()
-        return {"mem_mb": int((300 + 60 * runs / 1e6) * attempt), "runtime": int(minutes * attempt)}
-
-    def board_mem_mb(self, board: str) -> int:
-        """Memory (MB) of a job that reads one board's whole runs dataset."""
-        return 1000 + self.spec(board).runs // 40000
-
-    @cached_property
-    def census_checked(self) -> list[str]:
-        """Boards whose stored runs the census check recomputes on samples."""
-        return [b.name for b in checked_boards(list(self.sweep.boards), self.census["check_largest"])]
-
-    # --- rules stage --------------------------------------------------------------------
-    @cached_property
-    def rules_datasets(self) -> list[tuple[str, str]]:
-        """Every (study, rule) dataset."""
-        return [(name, spec.rule) for name, study in self.studies.items() for spec in study.rules]
-
-    @staticmethod
-    def rules_folder(study: str, rule: str, kind: str = "runs") -> str:
-        """Folder of a (study, rule) dataset: its runs, or its times."""
-        return f"results/rules/{kind}/study={study}/rule={rule}"
-
-    def rules_parts(self, study: str, rule: str, kind: str = "runs") -> list[str]:
-        """The part files of one (study, rule) dataset, one per chunk (job)."""
-        n = len(self.studies[study].chunks(rule))
-        pattern = PATTERNS[f"rules_{kind}_part"]
-        return [pattern.format(study=study, rule=rule, chunk=_num(k)) for k in range(n)]
-
-    def rules_resources(self, study: str, rule: str, chunk: str, attempt: int) -> dict:
-        """Memory (MB) and run time (minutes) of one chunk job, from its rows, boards and
-        knight steps: 300 MB plus 100 bytes a row plus each thread's largest task's boards
-        (:func:`knight.rules.studies.task_bytes`); time at :data:`RULE_RATE` knight steps a
-        second a thread; doubled on a retry."""
-        s = self.studies[study]
-        c = s.chunks(rule)[int(chunk)]
-        minutes = 5 + c.steps / RULE_RATE / 60 / self.threads()
-        boards = self.threads() * task_bytes(s, c) / 1e6
-        return {"mem_mb": int((300 + c.rows * 100 / 1e6 + boards) * attempt), "runtime": int(minutes * attempt)}
-
-    # --- queens -------------------------------------------------------------------------
-    @cached_property
-    def frontier(self) -> dict:
-        """Frontier searches by name (``dominate-N-K``)."""
-        return self.queens.frontier_by_name()
-
-    def frontier_units(self, name: str) -> list[str]:
-        """The unit files of one frontier search, one per job (its configured units)."""
-        units = self.frontier[name].units
-        return [PATTERNS["frontier_unit"].format(search=name, unit=f"{u:05d}") for u in range(units)]
-
-    def frontier_record(self, name: str, unit: str) -> list[str]:
-        """The committed record of one frontier unit (``records`` of its search) when there
-        is one: the job's input, which it copies instead of searching; else none."""
-        folder = self.frontier[name].records
-        if folder is None:
-            return []
-        path = Path(folder) / f"unit-{unit}.json"
-        return [str(path)] if path.is_file() else []
-
-    def queens_minutes(self) -> int:
-        """Generous run time of the timing job: about 15 s per instance-run, times repeats
-        and worker counts."""
-        q = self.config["queens"]
-        counts = 6 if q["workers"] == "auto" else len(q["workers"]) + 1
-        return 10 + len(q["instances"]) * q["repeats"] * counts // 4
-
-    # --- exact --------------------------------------------------------------------------
-    def exact_starts_tables(self) -> list[str]:
-        """The sweep's per-start table of every backtracking board (when joined)."""
-        if not self.config["exact"]["backtrack"]["warnsdorff"]:
-            return []
-        boards = dict.fromkeys(b.name for b, _ in self.exact.runs.values())
-        return [f"results/tables/boards/{b}/starts.parquet" for b in boards]
-
-    # --- figures ------------------------------------------------------------------------
-    @cached_property
-    def tour_stems(self) -> list[str]:
-        return [t.stem for t in self.figures.tours]
-
-    # --- claims -------------------------------------------------------------------------
-    def scan_files(self, name: str, kind: str = "part") -> list[str]:
-        """One scan's slice files (part: rows, Parquet; times: steps and seconds, JSON)."""
-        pattern = PATTERNS["scan_part" if kind == "part" else "scan_times"]
-        return [pattern.format(scan=name, slice=_num(k)) for k in range(self.scans[name].slices)]
-
-    def scan_inputs(self, scan: str) -> dict:
-        """What a scan's slice reads: the stored table of the scan whose orders it takes."""
-        of = self.scans[scan].of
-        return {"of": self.scan_files(of)} if of else {}
-
-    def claim_kind(self, key: str) -> str:
-        """Where a claim's evidence comes from: runs (a rules study), scan, queens, or none."""
-        from knight.claims.spec import QUEENS as QUEENS_TABLES
-
-        by = self.claims[key].tested_by
-        if by == QUEENS_TABLES:
-            return "queens"
-        return "runs" if by in self.studies else "scan" if by in self.scans else "none"
-
-    def claim_inputs(self, key: str) -> dict:
-        """The stored tables a claim's finding reads (none: what tests it is not in the run)."""
-        claim, kind = self.claims[key], self.claim_kind(key)
-        if kind == "runs":
-            rules = [claim.rule] if claim.rule else [s.rule for s in self.studies[claim.tested_by].rules]
-            return {
-                "manifests": [f"{self.rules_folder(claim.tested_by, r)}/_manifest.json" for r in rules],
-                "times": [f for r in rules for f in self.rules_parts(claim.tested_by, r, "times")],
-            }
-        if kind == "scan":
-            return {"parts": self.scan_files(claim.tested_by), "times": self.scan_files(claim.tested_by, "times")}
-        if kind == "queens":
-            return {
-                "counts": "results/queens/counts.parquet",
-                "summaries": [f"results/queens/frontier/{name}.json" for name in self.frontier],
-            }
-        return {}
-
-    # --- targets ------------------------------------------------------------------------
     def targets(self, stage: str | None = None) -> list[str]:
         """The final outputs of one stage (sweep, tables, rules, queens, exact, figures,
         census, claims), or of the default run (``None``: every stage but census and
@@ -241,73 +64,22 @@ class Plan:
             stages = ("sweep", "tables", "queens", "exact", "figures", "rules")
             joined = self._sweep_targets(self.swept_boards)  # their parts too: a deleted one is remade
             return list(dict.fromkeys([*(t for s in stages for t in self.targets(s)), *joined]))
-        return getattr(self, f"_{stage}_targets")()
+        stages = self._stage_targets()
+        if stage not in stages:
+            raise ValueError(f"stage {stage!r} is not one of {', '.join(stages)}")
+        return stages[stage]()
 
-    def _sweep_targets(self, boards: list[str] | None = None) -> list[str]:
-        boards = self.boards if boards is None else boards
-        return [f for b in boards for f in self.sweep_parts(b)] + [self.sweep_manifest(b) for b in boards]
-
-    def _tables_targets(self) -> list[str]:
-        return [f"results/tables/{name}.{ext}" for name in TABLES for ext in ("parquet", "csv")]
-
-    def _rules_targets(self) -> list[str]:
-        if not self.rules_datasets:
-            return []
-        ds = self.rules_datasets
-        return (
-            [f for s, r in ds for kind in ("runs", "times") for f in self.rules_parts(s, r, kind)]
-            + [f"{self.rules_folder(s, r)}/_manifest.json" for s, r in ds]
-            + [f"results/rules/tables/{name}.{ext}" for name in RULE_TABLES for ext in ("parquet", "csv")]
-            + ["results/rules/tables/table57.md", "results/rules/tables/squirrel_cull.md"]
-            + [f"results/rules/figures/{name}.{ext}" for name in RULES_FIGURES for ext in FIG_EXT]
+    def _stage_targets(self) -> dict[str, Callable[[], list[str]]]:
+        """Each stage's final outputs, by the stage's name (each module of
+        :mod:`knight.pipeline.jobs` gives its stages')."""
+        return combined(
+            self._sweep_stage_targets(),
+            self._rules_stage_targets(),
+            self._queens_stage_targets(),
+            self._exact_stage_targets(),
+            self._figures_stage_targets(),
+            self._claims_stage_targets(),
         )
-
-    def _queens_targets(self) -> list[str]:
-        return [f"results/queens/frontier/{name}.parquet" for name in self.frontier] + [
-            "results/queens/timings.parquet",
-            "results/queens/speedup.parquet",
-            "results/queens/speedup.png",
-            "results/queens/dominating_sets.parquet",
-            "results/queens/placements.parquet",
-            "results/queens/counts.parquet",
-        ]
-
-    def _exact_targets(self) -> list[str]:
-        names = ("backtrack_runs", "backtrack_summary", "backtrack_starts", "construct")
-        return [f"results/exact/{name}.{ext}" for name in names for ext in ("parquet", "csv")] + [
-            f"results/exact/tours/{b.name}.parquet" for b in self.exact.tours
-        ]
-
-    def _figures_targets(self) -> list[str]:
-        images = self.figures.images
-        return (
-            [f"results/figures/tours/{stem}.{ext}" for stem in self.tour_stems for ext in FIG_EXT]
-            + [
-                f"results/figures/boards/{b}/{name}.{ext}"
-                for b in self.boards
-                for name in BOARD_FIGURES
-                for ext in FIG_EXT
-            ]
-            + [f"results/figures/{name}.{ext}" for name in ("rates", "runtime") for ext in FIG_EXT]
-            + [
-                f"results/thesis/{b}/table{n}.{ext}"
-                for b in self.boards
-                for n in (58, 59)
-                for ext in ("md", "csv", "html")
-            ]
-            + ["results/report/tables/completion.html"]
-            + ([f"results/figures/symmetry/{images.stem}.{ext}" for ext in FIG_EXT] if images else [])
-            + (["results/figures/queens/speedup.png"] if self.figures.queens else [])
-        )
-
-    def _census_targets(self) -> list[str]:
-        return [f"results/census/{name}.{ext}" for name in CENSUS_TABLES for ext in ("parquet", "csv")] + [
-            "results/census/census.md",
-            "results/census/check.md",
-        ]
-
-    def _claims_targets(self) -> list[str]:
-        return [f"results/claims/claims.{ext}" for ext in ("parquet", "csv", "md", "html")]
 
     def ending(self, root: str = RESULTS) -> list[str]:
         """The last lines of a finished run (Snakemake then prints its wall time): where the
@@ -363,168 +135,39 @@ class Plan:
 
     def datasets(self) -> dict[str, list[str]]:
         """Every dataset folder the plan writes, with its part files."""
-        out = {f"results/runs/board={b}": self.sweep_parts(b) for b in self.swept_boards}
+        out = {path("sweep_folder", board=b): self.sweep_parts(b) for b in self.swept_boards}
         for s, r in self.rules_datasets:
             for kind in ("runs", "times"):
                 out[self.rules_folder(s, r, kind)] = self.rules_parts(s, r, kind)
         return out
 
-    # --- parameters: what decides each job's results ---------------------------------------
     def params(self, rule: str) -> dict:
         """The Snakemake params of ``rule``: plain values or functions of the job's
         wildcards, among them its results ``version``. The one source of a job's
         parameters: the ``.smk`` files pass them on, the seals of its outputs record their
         digest (:meth:`job_params`)."""
-        return getattr(self, f"_params_{rule}")()
+        kinds = self._job_params()
+        if rule not in kinds:
+            raise ValueError(f"the plan has no parameters for the rule {rule!r}")
+        return kinds[rule]()
+
+    def _job_params(self) -> dict[str, Callable[[], dict]]:
+        """Each Snakemake rule's parameters, by the rule's name (:meth:`params`; each module
+        of :mod:`knight.pipeline.jobs` gives its rules')."""
+        return combined(
+            self._sweep_rule_params(),
+            self._rules_rule_params(),
+            self._queens_rule_params(),
+            self._exact_rule_params(),
+            self._figures_rule_params(),
+            self._claims_rule_params(),
+        )
 
     def job_params(self, rule: str, wildcards: Mapping[str, str]) -> dict:
         """The parameters of the job of ``rule`` with ``wildcards``, evaluated; raises
         ``KeyError``/``IndexError`` for a job the plan does not have."""
         wc = _Wildcards(wildcards)
         return {k: (v(wc) if callable(v) else v) for k, v in self.params(rule).items()}
-
-    def _params_sweep_chunk(self) -> dict:
-        return {**self.sweep.params(), "version": version(f"sweep_chunk:{self.sweep.engine}")}
-
-    def _params_runs_manifest(self) -> dict:
-        p = self.sweep.params()
-        return {"starts": p["starts"], "orders": p["orders"], "chunk_runs": p["chunk_runs"], **_v("runs_manifest")}
-
-    def _params_board_tables(self) -> dict:
-        return {"starts": self.sweep.params()["starts"], **_v("board_tables")}
-
-    def _params_rules_chunk(self) -> dict:
-        return {
-            "chunk": lambda wc: self.studies[wc.study].chunk_params(wc.rule, int(wc.chunk)),
-            "version": lambda wc: version(f"rules_chunk:{self.studies[wc.study].chunks(wc.rule)[int(wc.chunk)].kind}"),
-        }
-
-    def _params_rules_manifest(self) -> dict:
-        return {"rows": lambda wc: [c.rows for c in self.studies[wc.study].chunks(wc.rule)], **_v("rules_manifest")}
-
-    def _params_rules_tables(self) -> dict:
-        studies = {
-            name: {"starts": s.starts if isinstance(s.starts, str) else "list", "orders": _plain(s.orders)}
-            for name, s in self.studies.items()
-        }
-        return {"studies": studies, **_v("rules_tables")}
-
-    def _params_queens_timings(self) -> dict:
-        q = self.config["queens"]
-        keys = ("instances", "workers", "repeats", "tasks")
-        return {**{k: q[k] for k in keys}, **_v("queens_timings")}
-
-    def _params_queens_sets(self) -> dict:
-        q = self.config["queens"]
-        return {
-            "dominate": q["sets"]["dominate"],
-            "place": q["sets"]["place"],
-            "count_dominate": q["counts"].get("dominate", []),
-            "count_place": q["counts"].get("place", []),
-            "tasks": q["tasks"],
-            **_v("queens_sets"),
-        }
-
-    def _frontier_instance(self, wc) -> list[int]:
-        f = self.frontier[wc.search]
-        return [f.n, f.k, f.units]
-
-    def _params_queens_unit(self) -> dict:
-        return {"instance": self._frontier_instance, **_v("queens_unit")}
-
-    def _params_queens_frontier(self) -> dict:
-        return {"instance": self._frontier_instance, **_v("queens_frontier")}
-
-    def _params_exact_backtrack_board(self) -> dict:
-        bt = self.config["exact"]["backtrack"]
-        keys = ("prune", "orderings", "order", "limit")
-        return {"closed": lambda wc: wc.tour == "closed", **{k: bt[k] for k in keys}, **_v("exact_backtrack_board")}
-
-    def _params_exact_construct(self) -> dict:
-        boards = [b.name for b in self.exact.construct_boards]
-        return {"boards": boards, "methods": self.config["exact"]["construct"]["methods"], **_v("exact_construct")}
-
-    def _figure(self, kind: str, annotate: bool = False) -> dict:
-        out = {"dpi": self.figures.dpi, **_v(kind)}
-        if annotate:
-            out["annotate_max"] = self.figures.annotate_max
-        return out
-
-    def _params_figure_tour(self) -> dict:
-        return self._figure("figure_tour")
-
-    def _params_figure_board(self) -> dict:
-        return self._figure("figure_board", annotate=True)
-
-    def _params_figure_rates(self) -> dict:
-        return self._figure("figure_rates")
-
-    def _params_figure_runtime(self) -> dict:
-        return self._figure("figure_runtime")
-
-    def _params_figure_order_images(self) -> dict:
-        return self._figure("figure_order_images", annotate=True)
-
-    def _params_rules_figures(self) -> dict:
-        return self._figure("rules_figures")
-
-    def _params_census_check(self) -> dict:
-        whole = self.sweep.starts == "all" and self.sweep.orders == "all"
-        c = self.census
-        return {
-            "boards": self.census_checked,
-            "samples": c["check_samples"],
-            "seed": c["check_seed"],
-            "whole": whole,
-            **_v("census_check"),
-        }
-
-    def _params_claims_scan(self) -> dict:
-        return {"scan": lambda wc: self.scans[wc.scan].params(int(wc.slice)), **_v("claims_scan")}
-
-    def _params_claim_finding(self) -> dict:
-        entries = {e["key"]: e for e in self.config["claims"]["entries"]}
-
-        def scan_boards(wc):
-            if self.claim_kind(wc.claim) != "scan":
-                return None
-            return self.scans[self.claims[wc.claim].tested_by].params(0)["boards"]
-
-        return {
-            "claim": lambda wc: entries[wc.claim],
-            "kind": lambda wc: self.claim_kind(wc.claim),
-            "scan": scan_boards,
-            **_v("claim_finding"),
-        }
-
-    def __getattr__(self, name: str):
-        # Job kinds whose results depend on their inputs and code only.
-        if name.startswith("_params_") and f"{name[8:]}" in _ONLY_VERSION:
-            return lambda: _v(name[8:])
-        raise AttributeError(name)
-
-
-#: Job kinds whose only parameter is their results version.
-_ONLY_VERSION = frozenset(
-    {
-        "combine_table",
-        "queens_speedup",
-        "exact_backtrack_tables",
-        "exact_tour",
-        "thesis_tables",
-        "report_completion",
-        "report_queens",
-        "census_board",
-        "census_tables",
-        "claims_table",
-        "publish_census",
-        "publish_claims",
-    }
-)
-
-
-def _v(kind: str) -> dict:
-    return {"version": version(kind)}
 
 
 def _regex(pattern: str) -> re.Pattern:
@@ -536,18 +179,6 @@ def _regex(pattern: str) -> re.Pattern:
     return re.compile(out + re.escape(pattern[pos:]) + "$")
 
 
-def _num(k: int) -> str:
-    """The number of part ``k`` in a file name (at least four digits)."""
-    return re.match(r"part-(\d+)\.parquet", part_name(k)).group(1)
-
-
-def _plain(value):
-    """Tuples as lists (what a job's params hold), recursively."""
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
 class _Wildcards:
     """Wildcards by attribute, as Snakemake hands them to a params function."""
 
@@ -557,4 +188,4 @@ class _Wildcards:
 
 #: What a params function of a rule may be called with.
 ParamsFunction = Callable[[object], object]
-__all__ = ["PATTERNS", "Plan"]
+__all__ = ["PATTERNS", "Plan", "path"]

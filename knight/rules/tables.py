@@ -1,6 +1,6 @@
 """Aggregates of the rules stage's runs, as polars lazy queries.
 
-Every aggregate takes runs (:data:`knight.rules.studies.RUNS_SCHEMA`, e.g. from
+Every aggregate takes runs (:data:`knight.rules.chunks.RUNS_SCHEMA`, e.g. from
 :func:`knight.rules.run`, with a ``study`` column where they come from the workflow) as a
 ``LazyFrame`` and returns a ``LazyFrame`` (nothing collected), or as a ``DataFrame`` and
 returns a ``DataFrame``. Without a ``study`` column the tables have none. Boards are
@@ -19,6 +19,8 @@ from knight.engine.tiebreak import RANDOM_RULES
 
 #: Keys of one board of one rule in one study.
 KEYS = ["study", "rule", "rows", "cols"]
+#: Runs of the rules that draw nothing at random.
+DETERMINISTIC = ~pl.col("rule").is_in(list(RANDOM_RULES))
 
 
 def _need(frame: pl.LazyFrame, table: str, *columns: str, wanted: str = "the rules stage's runs") -> None:
@@ -121,7 +123,7 @@ def failures(runs: pl.LazyFrame) -> pl.LazyFrame:
     """
     _need(runs, "failures", "start", "visited", "complete")
     name = pl.format("{}x{}", "rows", "cols")
-    corner = runs.filter((pl.col("start") == 0) & ~pl.col("rule").is_in(list(RANDOM_RULES)))
+    corner = runs.filter((pl.col("start") == 0) & DETERMINISTIC)
     by = keys(runs, "study", "rule")
     return (
         corner.sort("rows", "cols")

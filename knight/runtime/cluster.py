@@ -223,7 +223,12 @@ def check_dashboard(address: str | None) -> str | None:
 
 def _local_cluster(workers: int, dashboard: str | None) -> LocalCluster:
     """A started in-process cluster of ``workers`` one-thread workers (:func:`dask_client`)."""
-    with dask.config.set({} if dashboard else _NO_ROUTES):  # read as the servers start
+    # Read as the servers start. No time-to-live for workers: they are threads of this
+    # process and cannot die apart from it, so a worker that missed its heartbeats was
+    # only suspended with the process (Ctrl-Z, SIGSTOP, a machine asleep), and removing
+    # it would leave the run with no worker when the process resumes.
+    settings = {"distributed.scheduler.worker-ttl": None, **({} if dashboard else _NO_ROUTES)}
+    with dask.config.set(settings):
         return LocalCluster(
             n_workers=workers,
             threads_per_worker=1,

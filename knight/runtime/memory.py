@@ -2,7 +2,7 @@
 
 Each entry point estimates the peak memory of a request with a small function next to
 what it estimates (:func:`knight.warnsdorff.tour_bytes`,
-:func:`knight.engine.sweep.sweep_bytes`, :func:`knight.rules.studies.run_bytes`) and
+:func:`knight.sweep.spec.sweep_bytes`, :func:`knight.rules.driver.run_bytes`) and
 hands it to :func:`check_fits`, which compares it with what this process can still get:
 the machine's available memory (``MemAvailable`` of ``/proc/meminfo``) or, if lower,
 what is left under an address-space limit (``ulimit -v``, ``RLIMIT_AS``). A request

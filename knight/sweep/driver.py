@@ -1,8 +1,8 @@
 """The sweep stage: a board's sweep run and written as a runs dataset, and
 :func:`run`, the library's entry point.
 
-The sweep itself (its plan of orbit chunks and the rows each computes) is
-:mod:`knight.engine.sweep`; this module writes it (``board=RxC/part-NNNN.parquet``, then
+The sweep's plan of orbit chunks is :mod:`.spec`, and their computing :mod:`.chunks`;
+this module writes them (``board=RxC/part-NNNN.parquet``, then
 the manifest) and hands it to Python callers as a polars ``DataFrame``.
 """
 
@@ -18,17 +18,10 @@ import pyarrow.compute as pc
 
 from knight.core import dataset
 from knight.core.board import Board, parse_starts
+from knight.engine.rows import DEFAULT_ENGINE, check_engine
 from knight.engine.runs_table import RUNS_SCHEMA, write_runs
-from knight.engine.sweep import (
-    DEFAULT_CHUNK_RUNS,
-    ENGINES,
-    ChunkResult,
-    SweepSpec,
-    iter_chunks,
-    parse_orders,
-    sweep_bytes,
-    total_tasks,
-)
+from knight.sweep.chunks import ChunkResult, iter_chunks
+from knight.sweep.spec import DEFAULT_CHUNK_RUNS, SweepSpec, parse_orders, sweep_bytes, total_tasks
 
 
 def board_folder(root: str | Path, board: Board, rule: str = "fixed") -> Path:
@@ -46,6 +39,14 @@ def chunk_path(root: str | Path, board: Board, chunk: int, rule: str = "fixed") 
 def write_chunk(result: ChunkResult, path: str | Path) -> None:
     """Write a chunk's runs table atomically (:func:`knight.engine.runs_table.write_runs`)."""
     write_runs(result.table, path)
+
+
+def write_board_manifest(folder: str | Path, files, spec: SweepSpec) -> dict:
+    """Check a board's runs files against ``spec``'s plan (rows per chunk, the runs
+    schema) and write the manifest that seals them (:func:`knight.core.dataset.write_manifest`)."""
+    return dataset.write_manifest(
+        folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA, board=spec.board.name, rule=spec.rule
+    )
 
 
 @dataclass
@@ -69,7 +70,7 @@ def sweep(
     workers: int = 1,
 ) -> SweepSummary:
     """Run every chunk of ``spec`` on ``client`` or ``workers`` local threads
-    (:func:`knight.engine.sweep.iter_chunks`); with ``out_dir``, write the board's runs
+    (:func:`knight.sweep.chunks.iter_chunks`); with ``out_dir``, write the board's runs
     dataset there (``board=RxC/part-NNNN.parquet``, then its manifest, see
     :mod:`knight.core.dataset`). ``on_chunk(result)`` is called with each chunk's
     :class:`ChunkResult`, in order.
@@ -98,9 +99,7 @@ def sweep(
             write_chunk(res, path)
             files.append(path)
     if folder is not None:
-        dataset.write_manifest(
-            folder, files, rows=spec.chunk_rows(), schema=RUNS_SCHEMA, board=spec.board.name, rule=spec.rule
-        )
+        write_board_manifest(folder, files, spec)
     return SweepSummary(spec.board, runs, complete, closed, steps, time.perf_counter() - t0, files)
 
 
@@ -143,7 +142,7 @@ CPU_SECONDS_PER_RUN_SQUARE = {"tree": 0.3e-9, "brute": 4e-9}
 DEFAULT_MAX_CPU_HOURS = 1000.0
 
 
-def sweep_cpu_hours(board: Board, starts: int, orders: int, engine: str = "tree") -> float:
+def sweep_cpu_hours(board: Board, starts: int, orders: int, engine: str = DEFAULT_ENGINE) -> float:
     """A lower estimate of the CPU-hours a sweep of ``starts`` x ``orders`` runs on
     ``board`` costs with ``engine`` (:data:`CPU_SECONDS_PER_RUN_SQUARE`).
 
@@ -160,7 +159,7 @@ def check_sweep_fits(
     *,
     kept: int | None = None,
     workers: int = 1,
-    engine: str = "tree",
+    engine: str = DEFAULT_ENGINE,
     max_cpu_hours: float = DEFAULT_MAX_CPU_HOURS,
 ) -> None:
     """Refuse, in one line and before any work, a sweep that could not finish: one whose
@@ -197,7 +196,7 @@ def run(
     starts="all",
     orders="all",
     rule: str = "fixed",
-    engine: str = "tree",
+    engine: str = DEFAULT_ENGINE,
     workers: int = 1,
     out: str | Path | None = None,
     *,
@@ -260,13 +259,13 @@ def run(
     """
     import polars as pl
 
-    from knight.core.checks import SettingError, board_arg, choice_arg, int_arg, named
+    from knight.core.checks import SettingError, board_arg, int_arg, named
     from knight.runtime.progress import Progress
 
     board = board_arg(board, min_side=3)
     workers = int_arg("workers", workers, 1)
-    engine = choice_arg("engine", engine, ENGINES)
     try:  # before any list is made
+        engine = check_engine(engine)
         check_sweep_fits(board, starts, orders, workers=workers, engine=engine, max_cpu_hours=max_cpu_hours)
     except SettingError as exc:
         raise exc.renamed({}) from None
@@ -302,6 +301,7 @@ __all__ = [
     "DEFAULT_MAX_CPU_HOURS",
     "SweepSummary",
     "write_chunk",
+    "write_board_manifest",
     "chunk_path",
     "board_folder",
     "check_output_dir",

@@ -13,9 +13,9 @@ from conftest import memory_limit
 
 import knight
 from knight.core.board import Board
-from knight.engine.sweep import sweep_bytes
-from knight.rules.studies import run_bytes
+from knight.rules.driver import run_bytes
 from knight.runtime.memory import MemoryNeedError
+from knight.sweep.spec import sweep_bytes
 from knight.warnsdorff import tour_bytes
 
 KNIGHT = [sys.executable, "-m", "knight.cli"]

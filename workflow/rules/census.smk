@@ -9,11 +9,11 @@ rule census_board:
     input:
         manifest=PATTERNS["sweep_manifest"],
     output:
-        **{name: f"results/census/boards/{{board}}/{name}.parquet" for name in CENSUS_PARTS},
+        **{name: path("census_board", name=name) for name in CENSUS_PARTS},
     log:
-        "results/logs/census/{board}.log",
+        path("census_board.log"),
     benchmark:
-        "results/benchmarks/census/{board}.tsv"
+        path("census_board.benchmark")
     conda:
         "../envs/knight.yaml"
     resources:
@@ -28,16 +28,13 @@ rule census_board:
 rule census_tables:
     """The census tables over every configured board, and the report page written from them."""
     input:
-        **{
-            name: expand("results/census/boards/{board}/{name}.parquet", board=PLAN.boards, name=name)
-            for name in CENSUS_PARTS
-        },
+        **{name: expand(path("census_board", name=name), board=PLAN.boards) for name in CENSUS_PARTS},
     output:
-        **{name: f"results/census/{name}.parquet" for name in CENSUS_TABLES},
-        **{f"{name}_csv": f"results/census/{name}.csv" for name in CENSUS_TABLES},
-        page="results/census/census.md",
+        **{name: path("census_tables", name=name, ext="parquet") for name in CENSUS_TABLES},
+        **{f"{name}_csv": path("census_tables", name=name, ext="csv") for name in CENSUS_TABLES},
+        page=path("census_tables", name="census", ext="md"),
     log:
-        "results/logs/census/tables.log",
+        path("census_tables.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -56,9 +53,9 @@ rule census_check:
     input:
         [PLAN.sweep_manifest(b) for b in PLAN.census_checked],
     output:
-        "results/census/check.md",
+        path("census_check"),
     log:
-        "results/logs/census/check.log",
+        path("census_check.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -80,12 +77,12 @@ rule publish_census:
     """The census's pages as the documentation site's results page (docs/results/census.md):
     snakemake publish_census --configfile=config/census.yaml."""
     input:
-        "results/census/census.md",
-        "results/census/check.md",
+        path("census_tables", name="census", ext="md"),
+        path("census_check"),
     output:
-        "docs/results/census.md",
+        path("publish_census"),
     log:
-        "results/logs/census/publish.log",
+        path("publish_census.log"),
     localrule: True
     conda:
         "../envs/knight.yaml"

@@ -20,7 +20,7 @@ rule claims_scan:
         part=PATTERNS["scan_part"],
         times=PATTERNS["scan_times"],
     log:
-        "results/logs/claims/{scan}/part-{slice}.log",
+        path("claims_scan.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -37,10 +37,10 @@ rule claim_finding:
     input:
         unpack(lambda wc: PLAN.claim_inputs(wc.claim)),
     output:
-        finding="results/claims/claim/{claim}.json",
-        evidence="results/claims/claim/{claim}.parquet",
+        finding=path("claim_finding", ext="json"),
+        evidence=path("claim_finding", ext="parquet"),
     log:
-        "results/logs/claims/{claim}.log",
+        path("claim_finding.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -55,19 +55,19 @@ rule claim_finding:
 rule claims_table:
     """Every claim beside its finding: results/claims/claims.{parquet,csv,md,html}."""
     input:
-        expand("results/claims/claim/{claim}.json", claim=list(PLAN.claims)),
+        expand(path("claim_finding", ext="json"), claim=list(PLAN.claims)),
     output:
-        parquet="results/claims/claims.parquet",
-        csv="results/claims/claims.csv",
-        md="results/claims/claims.md",
+        parquet=path("claims_table", ext="parquet"),
+        csv=path("claims_table", ext="csv"),
+        md=path("claims_table", ext="md"),
         html=report(
-            "results/claims/claims.html",
+            path("claims_table", ext="html"),
             caption="../report/claims.rst",
             category="8. Claims",
             labels={"table": "claims of the literature"},
         ),
     log:
-        "results/logs/claims/table.log",
+        path("claims_table.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -83,11 +83,11 @@ rule publish_claims:
     """The claims' page as the documentation site's results page (docs/results/claims.md):
     snakemake publish_claims --configfile=config/claims.yaml."""
     input:
-        "results/claims/claims.md",
+        path("claims_table", ext="md"),
     output:
-        "docs/results/claims.md",
+        path("publish_claims"),
     log:
-        "results/logs/claims/publish.log",
+        path("publish_claims.log"),
     localrule: True
     conda:
         "../envs/knight.yaml"

@@ -10,13 +10,16 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from knight.core import dataset, seal
-from knight.engine.tiebreak import RULES
 from knight.pipeline import locks
 from knight.pipeline import slurm as slurm_limits
 from knight.pipeline.config import ConfigError
-from knight.pipeline.config import load as load_config
+from knight.pipeline.config import check as check_config
 from knight.runtime.faults import describe as describe_fault
-from knight.pipeline.plan import BOARD_FIGURES, PATTERNS, RULE_TABLES, RULES_FIGURES, Plan
+from knight.pipeline.jobs.figures import BOARD_FIGURES
+from knight.pipeline.jobs.rules import RULE_TABLES, RULES_FIGURES
+from knight.pipeline.paths import PATTERNS, path
+from knight.pipeline.plan import Plan
+from knight.rules.settings import RULES
 from knight.sweep.census import CENSUS_TABLES
 from knight.sweep.census import PARTS as CENSUS_PARTS
 from knight.sweep.tables import TABLES
@@ -24,7 +27,7 @@ from knight.sweep.tables import TABLES
 # Every problem of the config is reported, by key and value, before any job runs;
 # defaults are filled in and lists put in canonical order (reordering reruns nothing).
 try:
-    _checked = load_config(config)
+    _checked, _settings = check_config(config)
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.clear()
@@ -57,7 +60,7 @@ if workflow.is_main_process and slurm_limits.submits_to_slurm(workflow.resource_
     CORES = min(filter(None, [workflow.resource_settings.max_threads, SLURM_PARTITION.cpus]))
     workflow.resource_settings.max_threads = CORES
 
-PLAN = Plan(config, cores=CORES)
+PLAN = Plan(config, cores=CORES, built=_settings)
 FIG_EXT = ("png", "svg")
 
 

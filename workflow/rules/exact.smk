@@ -6,9 +6,9 @@
 rule exact_backtrack_board:
     """Every start of one board, under each pruning level and move ordering."""
     output:
-        "results/exact/backtrack/{board}-{tour}.parquet",
+        path("exact_backtrack_board"),
     log:
-        "results/logs/exact/backtrack_{board}-{tour}.log",
+        path("exact_backtrack_board.log"),
     wildcard_constraints:
         board=r"\d+x\d+",
         tour="open|closed",
@@ -27,17 +27,19 @@ rule exact_backtrack_tables:
     """Runs of all boards; totals per board, ordering and pruning; per-start answers
     beside the Warnsdorff sweep (starts where the heuristic never succeeds)."""
     input:
-        runs=[f"results/exact/backtrack/{key}.parquet" for key in PLAN.exact.runs],
+        runs=[
+            path("exact_backtrack_board", board=b.name, tour="closed" if closed else "open")
+            for b, closed in PLAN.exact.runs.values()
+        ],
         starts=PLAN.exact_starts_tables(),
     output:
-        runs="results/exact/backtrack_runs.parquet",
-        runs_csv="results/exact/backtrack_runs.csv",
-        summary="results/exact/backtrack_summary.parquet",
-        summary_csv="results/exact/backtrack_summary.csv",
-        starts="results/exact/backtrack_starts.parquet",
-        starts_csv="results/exact/backtrack_starts.csv",
+        **{
+            key: path("exact_backtrack_tables", name=name, ext=ext)
+            for name in ("runs", "summary", "starts")
+            for key, ext in ((name, "parquet"), (f"{name}_csv", "csv"))
+        },
     log:
-        "results/logs/exact/backtrack_tables.log",
+        path("exact_backtrack_tables.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -52,10 +54,10 @@ rule exact_backtrack_tables:
 rule exact_construct:
     """Build, check and time a closed tour of every configured board by each method."""
     output:
-        parquet="results/exact/construct.parquet",
-        csv="results/exact/construct.csv",
+        parquet=path("exact_construct", ext="parquet"),
+        csv=path("exact_construct", ext="csv"),
     log:
-        "results/logs/exact/construct.log",
+        path("exact_construct.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -70,9 +72,9 @@ rule exact_construct:
 rule exact_tour:
     """One constructed closed tour: step, row, col (1-based)."""
     output:
-        "results/exact/tours/{board}.parquet",
+        path("exact_tour"),
     log:
-        "results/logs/exact/tour_{board}.log",
+        path("exact_tour.log"),
     wildcard_constraints:
         board=r"\d+x\d+",
     conda:

@@ -17,14 +17,14 @@ rule figure_tour:
     """A drawn Warnsdorff run: chequered board, path through square centres, start/end marked."""
     output:
         png=report(
-            "results/figures/tours/{tboard}_{row}-{col}_{order}.png",
+            path("figure_tour", ext="png"),
             caption="../report/tour.rst",
             category="1. Drawn tours",
             labels={"board": "{tboard}", "start (row, col)": "({row}, {col})", "tie order": "{order}"},
         ),
-        svg="results/figures/tours/{tboard}_{row}-{col}_{order}.svg",
+        svg=path("figure_tour", ext="svg"),
     log:
-        "results/logs/figures/tour_{tboard}_{row}-{col}_{order}.log",
+        path("figure_tour.log"),
     wildcard_constraints:
         tboard=r"\d+x\d+",
         row=r"\d+",
@@ -44,12 +44,12 @@ rule figure_tour:
 rule figure_board:
     """Per-board heatmaps from the board's ends and starts tables."""
     input:
-        ends="results/tables/boards/{board}/ends.parquet",
-        starts="results/tables/boards/{board}/starts.parquet",
+        ends=path("board_tables", name="ends"),
+        starts=path("board_tables", name="starts"),
     output:
         **{
             f"{name}_png": report(
-                f"results/figures/boards/{{board}}/{name}.png",
+                path("figure_board", name=name, ext="png"),
                 caption=f"../report/{name}.rst",
                 category="2. Per board",
                 subcategory="{board}",
@@ -57,9 +57,9 @@ rule figure_board:
             )
             for name in BOARD_FIGURES
         },
-        **{f"{name}_svg": f"results/figures/boards/{{board}}/{name}.svg" for name in BOARD_FIGURES},
+        **{f"{name}_svg": path("figure_board", name=name, ext="svg") for name in BOARD_FIGURES},
     log:
-        "results/logs/figures/board_{board}.log",
+        path("figure_board.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -74,17 +74,17 @@ rule figure_board:
 rule figure_rates:
     """Completion rate and closed rate against N over every configured board."""
     input:
-        table="results/tables/completion.parquet",
+        table=path("combine_table", name="completion", ext="parquet"),
     output:
         png=report(
-            "results/figures/rates.png",
+            path("figure_rates", ext="png"),
             caption="../report/rates.rst",
             category="3. Across boards",
             labels={"figure": "completion and closed rate"},
         ),
-        svg="results/figures/rates.svg",
+        svg=path("figure_rates", ext="svg"),
     log:
-        "results/logs/figures/rates.log",
+        path("figure_rates.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -99,18 +99,18 @@ rule figure_rates:
 rule figure_runtime:
     """Sweep wall time per board (sum of its jobs' benchmark seconds) against N."""
     input:
-        completion="results/tables/completion.parquet",
+        completion=path("combine_table", name="completion", ext="parquet"),
         benchmarks=[f for b in PLAN.boards for f in PLAN.sweep_benchmarks(b)],
     output:
         png=report(
-            "results/figures/runtime.png",
+            path("figure_runtime", ext="png"),
             caption="../report/runtime.rst",
             category="3. Across boards",
             labels={"figure": "run time"},
         ),
-        svg="results/figures/runtime.svg",
+        svg=path("figure_runtime", ext="svg"),
     log:
-        "results/logs/figures/runtime.log",
+        path("figure_runtime.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -126,14 +126,14 @@ rule figure_order_images:
     """Per-start outcomes of one order and of its symmetric images g·o, side by side."""
     output:
         png=report(
-            "results/figures/symmetry/{iboard}_{order}.png",
+            path("figure_order_images", ext="png"),
             caption="../report/order_images.rst",
             category="4. Symmetry",
             labels={"board": "{iboard}", "tie order": "{order}"},
         ),
-        svg="results/figures/symmetry/{iboard}_{order}.svg",
+        svg=path("figure_order_images", ext="svg"),
     log:
-        "results/logs/figures/symmetry_{iboard}_{order}.log",
+        path("figure_order_images.log"),
     wildcard_constraints:
         iboard=r"\d+x\d+",
         order=r"[1-8]{8}",
@@ -151,29 +151,29 @@ rule figure_order_images:
 rule thesis_tables:
     """Tables 58 (orders complete from every start) and 59 (failing orders per start) of one board."""
     input:
-        orders="results/tables/boards/{board}/orders.parquet",
-        starts="results/tables/boards/{board}/starts.parquet",
+        orders=path("board_tables", name="orders"),
+        starts=path("board_tables", name="starts"),
     output:
-        t58_md="results/thesis/{board}/table58.md",
-        t58_csv="results/thesis/{board}/table58.csv",
+        t58_md=path("thesis_tables", table="table58", ext="md"),
+        t58_csv=path("thesis_tables", table="table58", ext="csv"),
         t58_html=report(
-            "results/thesis/{board}/table58.html",
+            path("thesis_tables", table="table58", ext="html"),
             caption="../report/table58.rst",
             category="5. Thesis tables",
             subcategory="{board}",
             labels={"board": "{board}", "table": "58: orders complete from every start"},
         ),
-        t59_md="results/thesis/{board}/table59.md",
-        t59_csv="results/thesis/{board}/table59.csv",
+        t59_md=path("thesis_tables", table="table59", ext="md"),
+        t59_csv=path("thesis_tables", table="table59", ext="csv"),
         t59_html=report(
-            "results/thesis/{board}/table59.html",
+            path("thesis_tables", table="table59", ext="html"),
             caption="../report/table59.rst",
             category="5. Thesis tables",
             subcategory="{board}",
             labels={"board": "{board}", "table": "59: failing orders per start"},
         ),
     log:
-        "results/logs/figures/thesis_{board}.log",
+        path("thesis_tables.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -188,16 +188,16 @@ rule thesis_tables:
 rule report_completion:
     """The completion table over all boards as an HTML page for the report."""
     input:
-        table="results/tables/completion.parquet",
+        table=path("combine_table", name="completion", ext="parquet"),
     output:
         report(
-            "results/report/tables/completion.html",
+            path("report_completion"),
             caption="../report/completion.rst",
             category="3. Across boards",
             labels={"figure": "completion table"},
         ),
     log:
-        "results/logs/figures/completion_html.log",
+        path("report_completion.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -212,16 +212,16 @@ rule report_completion:
 rule report_queens:
     """The queens stage's speed-up and efficiency plot, copied into the report."""
     input:
-        "results/queens/speedup.png",
+        path("queens_speedup", ext="png"),
     output:
         report(
-            "results/figures/queens/speedup.png",
+            path("report_queens"),
             caption="../report/queens.rst",
             category="6. Queens",
             labels={"figure": "speed-up and efficiency"},
         ),
     log:
-        "results/logs/figures/queens_speedup.log",
+        path("report_queens.log"),
     conda:
         "../envs/knight.yaml"
     resources:

@@ -13,10 +13,10 @@ rule queens_stage:
 rule queens_timings:
     """Time every instance with 1, 2, 4 ... Dask workers (and the serial code), `repeats` times."""
     output:
-        parquet="results/queens/timings.parquet",
-        csv="results/queens/timings.csv",
+        parquet=path("queens_timings", ext="parquet"),
+        csv=path("queens_timings", ext="csv"),
     log:
-        "results/logs/queens/timings.log",
+        path("queens_timings.log"),
     conda:
         "../envs/knight.yaml"
     threads: config["queens"]["max_threads"]
@@ -32,13 +32,13 @@ rule queens_timings:
 rule queens_speedup:
     """Medians and spread, S(p), E(p) beside the serial baseline; plot against p with the ideal line."""
     input:
-        timings="results/queens/timings.parquet",
+        timings=path("queens_timings", ext="parquet"),
     output:
-        parquet="results/queens/speedup.parquet",
-        csv="results/queens/speedup.csv",
-        plot="results/queens/speedup.png",
+        parquet=path("queens_speedup", ext="parquet"),
+        csv=path("queens_speedup", ext="csv"),
+        plot=path("queens_speedup", ext="png"),
     log:
-        "results/logs/queens/speedup.log",
+        path("queens_speedup.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -53,14 +53,14 @@ rule queens_speedup:
 rule queens_sets:
     """Every dominating set and placement of the configured boards, with counts vs published."""
     output:
-        dominate="results/queens/dominating_sets.parquet",
-        dominate_csv="results/queens/dominating_sets.csv",
-        place="results/queens/placements.parquet",
-        place_csv="results/queens/placements.csv",
-        counts="results/queens/counts.parquet",
-        counts_csv="results/queens/counts.csv",
+        dominate=path("queens_sets", name="dominating_sets", ext="parquet"),
+        dominate_csv=path("queens_sets", name="dominating_sets", ext="csv"),
+        place=path("queens_sets", name="placements", ext="parquet"),
+        place_csv=path("queens_sets", name="placements", ext="csv"),
+        counts=path("queens_sets", name="counts", ext="parquet"),
+        counts_csv=path("queens_sets", name="counts", ext="csv"),
     log:
-        "results/logs/queens/sets.log",
+        path("queens_sets.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -80,7 +80,7 @@ rule queens_unit:
     output:
         PATTERNS["frontier_unit"],
     log:
-        "results/logs/queens/{search}/unit-{unit}.log",
+        path("queens_unit.log"),
     wildcard_constraints:
         search=r"dominate-\d+-\d+",
         unit=r"\d{5}",
@@ -100,11 +100,11 @@ rule queens_frontier:
     input:
         lambda wc: PLAN.frontier_units(wc.search),
     output:
-        classes="results/queens/frontier/{search}.parquet",
-        classes_csv="results/queens/frontier/{search}.csv",
-        summary="results/queens/frontier/{search}.json",
+        classes=path("queens_frontier", ext="parquet"),
+        classes_csv=path("queens_frontier", ext="csv"),
+        summary=path("queens_frontier", ext="json"),
     log:
-        "results/logs/queens/{search}/merge.log",
+        path("queens_frontier.log"),
     wildcard_constraints:
         search=r"dominate-\d+-\d+",
     conda:

@@ -15,7 +15,7 @@ rule rules_chunk:
         runs=PATTERNS["rules_runs_part"],
         times=PATTERNS["rules_times_part"],
     log:
-        "results/logs/rules/{study}/{rule}/part-{chunk}.log",
+        path("rules_chunk.log"),
     conda:
         "../envs/knight.yaml"
     threads: PLAN.threads()
@@ -35,7 +35,7 @@ rule rules_manifest:
     output:
         PATTERNS["rules_manifest"],
     log:
-        "results/logs/rules/{study}/{rule}/manifest.log",
+        path("rules_manifest.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -55,24 +55,24 @@ rule rules_tables:
         manifests=[f"{PLAN.rules_folder(s, r)}/_manifest.json" for s, r in PLAN.rules_datasets],
         times=[f for s, r in PLAN.rules_datasets for f in PLAN.rules_parts(s, r, "times")],
     output:
-        **{name: f"results/rules/tables/{name}.parquet" for name in RULE_TABLES},
-        **{f"{name}_csv": f"results/rules/tables/{name}.csv" for name in RULE_TABLES},
-        table57_md="results/rules/tables/table57.md",
-        squirrel_cull_md="results/rules/tables/squirrel_cull.md",
+        **{name: path("rules_tables", name=name, ext="parquet") for name in RULE_TABLES},
+        **{f"{name}_csv": path("rules_tables", name=name, ext="csv") for name in RULE_TABLES},
+        table57_md=path("rules_tables", name="table57", ext="md"),
+        squirrel_cull_md=path("rules_tables", name="squirrel_cull", ext="md"),
         table57_html=report(
-            "results/rules/tables/table57.html",
+            path("rules_tables", name="table57", ext="html"),
             caption="../report/rules_table57.rst",
             category="7. Tie-break rules",
             labels={"table": "57: tours from every start"},
         ),
         squirrel_cull_html=report(
-            "results/rules/tables/squirrel_cull.html",
+            path("rules_tables", name="squirrel_cull", ext="html"),
             caption="../report/rules_squirrel_cull.rst",
             category="7. Tie-break rules",
             labels={"table": "Squirrel and Cull"},
         ),
     log:
-        "results/logs/rules/tables.log",
+        path("rules_tables.log"),
     conda:
         "../envs/knight.yaml"
     resources:
@@ -88,23 +88,20 @@ rule rules_figures:
     """Completion and time against N per rule, random-order retries, end squares and closed
     starts over N (thesis figures 18-20, 27-28)."""
     input:
-        completion="results/rules/tables/completion.parquet",
-        times="results/rules/tables/times.parquet",
-        retries="results/rules/tables/retries.parquet",
-        ends="results/rules/tables/ends.parquet",
+        **{name: path("rules_tables", name=name, ext="parquet") for name in ("completion", "times", "retries", "ends")},
     output:
         **{
             f"{name}_png": report(
-                f"results/rules/figures/{name}.png",
+                path("rules_figures", name=name, ext="png"),
                 caption=f"../report/rules_{name}.rst",
                 category="7. Tie-break rules",
                 labels={"figure": name.replace("_", " ")},
             )
             for name in RULES_FIGURES
         },
-        **{f"{name}_svg": f"results/rules/figures/{name}.svg" for name in RULES_FIGURES},
+        **{f"{name}_svg": path("rules_figures", name=name, ext="svg") for name in RULES_FIGURES},
     log:
-        "results/logs/rules/figures.log",
+        path("rules_figures.log"),
     conda:
         "../envs/knight.yaml"
     resources:

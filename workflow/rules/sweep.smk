@@ -7,9 +7,9 @@ rule sweep_chunk:
     output:
         PATTERNS["sweep_part"],
     log:
-        "results/logs/sweep/{board}/part-{chunk}.log",
+        path("sweep_chunk.log"),
     benchmark:
-        "results/benchmarks/sweep/{board}/part-{chunk}.tsv"
+        path("sweep_chunk.benchmark")
     conda:
         "../envs/knight.yaml"
     threads: PLAN.threads()
@@ -30,7 +30,7 @@ rule runs_manifest:
     output:
         PATTERNS["sweep_manifest"],
     log:
-        "results/logs/sweep/{board}/manifest.log",
+        path("runs_manifest.log"),
     conda:
         "../envs/knight.yaml"
     resources:

@@ -5,11 +5,11 @@ rule board_tables:
     input:
         manifest=PATTERNS["sweep_manifest"],
     output:
-        **{name: f"results/tables/boards/{{board}}/{name}.parquet" for name in TABLES},
+        **{name: path("board_tables", name=name) for name in TABLES},
     log:
-        "results/logs/tables/{board}.log",
+        path("board_tables.log"),
     benchmark:
-        "results/benchmarks/tables/{board}.tsv"
+        path("board_tables.benchmark")
     conda:
         "../envs/knight.yaml"
     resources:
@@ -23,12 +23,12 @@ rule board_tables:
 
 rule combine_table:
     input:
-        expand("results/tables/boards/{board}/{{name}}.parquet", board=PLAN.boards),
+        expand(path("board_tables"), board=PLAN.boards, allow_missing=True),
     output:
-        parquet="results/tables/{name}.parquet",
-        csv="results/tables/{name}.csv",
+        parquet=path("combine_table", ext="parquet"),
+        csv=path("combine_table", ext="csv"),
     log:
-        "results/logs/tables/{name}.log",
+        path("combine_table.log"),
     wildcard_constraints:
         name="|".join(TABLES),
     conda:

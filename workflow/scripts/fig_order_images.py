@@ -1,9 +1,9 @@
 """Snakemake script: an order's per-start outcome grid beside those of its symmetric images."""
 
 from knight.core.board import parse_board
-from knight.engine.brute import image_outcomes
 from knight.report.figures import outcome_grid_figure, save
 from knight.runtime.logs import script_logging
+from knight.sweep.images import image_outcomes
 
 sm = snakemake
 log = script_logging(sm)

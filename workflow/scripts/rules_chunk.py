@@ -1,9 +1,8 @@
 """Snakemake script: one chunk of a study's runs of one rule, on Dask, written with its times."""
 
-from knight.core.board import Board
 from knight.core.io import write_parquet
-from knight.engine.walk import outcomes
-from knight.rules.studies import Study, run_chunk
+from knight.rules.chunks import run_chunk, warm_up
+from knight.rules.study import Study
 from knight.runtime.cluster import DaskSettings
 from knight.runtime.logs import script_logging
 
@@ -14,7 +13,7 @@ study = Study.from_config(next(s for s in section["studies"] if s["name"] == sm.
 rule, k = sm.wildcards.rule, int(sm.wildcards.chunk)
 if study.chunk_params(rule, k) != sm.params.chunk:
     raise RuntimeError(f"chunk {k} of {study.name}/{rule}: the plan differs from the job's parameters")
-outcomes(Board(5, 5), rule if rule != "squirrel-cull" else "fixed", [0])  # compile before timing
+warm_up(rule)
 dask = DaskSettings.from_config(sm.config["dask"])
 with dask.client(sm.threads) as client:
     result = run_chunk(study, rule, k, client=client)

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from knight.core.dataset import write_manifest
-from knight.rules.studies import RUNS_SCHEMA
+from knight.rules.chunks import RUNS_SCHEMA
 from knight.runtime.logs import script_logging
 
 sm = snakemake

@@ -7,7 +7,6 @@ import polars as pl
 from knight.core import dataset
 from knight.core.board import Board
 from knight.core.io import atomic_path, write_frame
-from knight.engine.tiebreak import RANDOM_RULES
 from knight.report.text import html_table, markdown
 from knight.rules import tables as rule_tables
 from knight.runtime.logs import script_logging
@@ -28,7 +27,6 @@ def study_runs(manifest: str) -> pl.LazyFrame:
 runs = pl.concat([study_runs(m) for m in sm.input.manifests], how="vertical")
 single = pl.col("study").is_in([n for n, s in studies.items() if s["orders"] == "default"])
 every_start = pl.col("study").is_in([n for n, s in studies.items() if s["starts"] == "all"])
-deterministic = ~pl.col("rule").is_in(list(RANDOM_RULES))
 
 times = pl.concat(
     [pl.scan_parquet(p).with_columns(pl.lit(Path(p).parts[-3].split("=", 1)[1]).alias("study")) for p in sm.input.times]
@@ -36,7 +34,7 @@ times = pl.concat(
 tables = {
     "completion": rule_tables.completion(runs),
     "failures": rule_tables.failures(runs.filter(single)),
-    "table57": rule_tables.table57(runs.filter(single & every_start & deterministic)),
+    "table57": rule_tables.table57(runs.filter(single & every_start & rule_tables.DETERMINISTIC)),
     "retries": rule_tables.retries(runs.filter(single)),
     "ends": rule_tables.ends(runs.filter(single & every_start)),
     "times": rule_tables.times(times),

@@ -1,9 +1,10 @@
 """Snakemake script: compute one chunk of a board's sweep on Dask and write it."""
 
-from knight.engine.sweep import SweepSpec, run_chunk
 from knight.runtime.cluster import DaskSettings
 from knight.runtime.logs import script_logging
+from knight.sweep.chunks import run_chunk
 from knight.sweep.driver import write_chunk
+from knight.sweep.spec import SweepSpec
 
 sm = snakemake
 log = script_logging(sm)
