@@ -211,19 +211,22 @@ class Buffers(NamedTuple):
 
 
 @intrinsic
-def _borrowed(typingctx, arr):
-    """The array ``arr`` without an owner: the same data, shape and strides, no reference
-    count. Whoever borrows it keeps ``arr`` alive for as long as the borrowed array is used."""
-    if not isinstance(arr, types.Array):
+def _borrowed(typingctx, arrays):
+    """The tuple of arrays ``arrays`` without owners: the same data, shapes and strides, no
+    reference counts. Whoever borrows them keeps ``arrays`` alive while they are used."""
+    if not isinstance(arrays, types.BaseTuple) or not all(isinstance(t, types.Array) for t in arrays):
         return None
 
     def codegen(context, builder, signature, args):
-        out = cgutils.create_struct_proxy(signature.return_type)(context, builder, value=args[0])
-        out.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
-        out.parent = context.get_constant_null(types.pyobject)
-        return out._getvalue()
+        out = args[0]
+        for i, ty in enumerate(signature.return_type):
+            arr = cgutils.create_struct_proxy(ty)(context, builder, value=builder.extract_value(out, i))
+            arr.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
+            arr.parent = context.get_constant_null(types.pyobject)
+            out = builder.insert_value(out, arr._getvalue(), i)
+        return out
 
-    return arr(arr), codegen
+    return arrays(arrays), codegen
 
 
 @njit(nogil=True, cache=True)
@@ -835,33 +838,7 @@ def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
     n_squares = tab.cover.shape[0]
     buf = Buffers(np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(n_squares, np.int64))
     # The search works on borrowed arrays; lv, buf and tab own them until _keep_alive.
-    blv = Levels(
-        _borrowed(lv[0]),
-        _borrowed(lv[1]),
-        _borrowed(lv[2]),
-        _borrowed(lv[3]),
-        _borrowed(lv[4]),
-        _borrowed(lv[5]),
-        _borrowed(lv[6]),
-        _borrowed(lv[7]),
-        _borrowed(lv[8]),
-        _borrowed(lv[9]),
-        _borrowed(lv[10]),
-        _borrowed(lv[11]),
-        _borrowed(lv[12]),
-        _borrowed(lv[13]),
-        _borrowed(lv[14]),
-    )
-    bbuf = Buffers(_borrowed(buf[0]), _borrowed(buf[1]), _borrowed(buf[2]), _borrowed(buf[3]))
-    btab = Tables(
-        _borrowed(tab[0]),
-        _borrowed(tab[1]),
-        _borrowed(tab[2]),
-        _borrowed(tab[3]),
-        _borrowed(tab[4]),
-        _borrowed(tab[5]),
-        _borrowed(tab[6]),
-    )
+    blv, bbuf, btab = _borrowed(lv), _borrowed(buf), _borrowed(tab)
     depth_out = stop if stop > 0 else 1
     found = Found(
         np.zeros(4, dtype=np.int64),
