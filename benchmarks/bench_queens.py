@@ -165,6 +165,7 @@ def pruning(repeats: int, n: int = 13, k: int = 7) -> None:
         (orbits.CHILD_CUT, "child cut"),
         (orbits.CHILD_OVERLAP, "overlap in the child cut"),
         (orbits.SECOND, "symmetry below fixed root queens"),
+        (orbits.USELESS, "forbidding the queens under the need"),
     ]:
         variants.append((f"without {name}", base & ~bit, True))
     variants.append(("with the line bound", base | orbits.BOUND_LINES, True))
@@ -355,6 +356,8 @@ def units_before(what: str, n: int, k: int, tasks: int, sample: int, skip: int =
     from knight.queens.units import make_plan
 
     old = load(what)
+    for mod in (old, orbits):  # compile, or load from the cache, outside the timings
+        mod.solve(4, 2, *mod.root(4), sym=True, keep=True)
     plan = make_plan(n, k, tasks)
     drawn = np.random.default_rng(20).permutation(plan.units)[skip:][:sample]
     print(f"dominate n={n} k={k}: {len(drawn)} of the {plan.units} units, {what} then today's", flush=True)

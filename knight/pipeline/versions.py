@@ -47,7 +47,7 @@ VERSIONS: dict[str, int] = {
     "queens_timings": 1,
     "queens_speedup": 1,
     "queens_sets": 1,
-    "queens_unit": 3,
+    "queens_unit": 4,
     "queens_frontier": 1,
     # exact
     "exact_backtrack_board": 1,

@@ -14,8 +14,10 @@ uncovered squares any allowed queen covers (its *gain*); at the last queen it mu
 cover them all. A candidate is skipped before its child is built when its gain plus
 the ``r - 1`` best gains left after it cannot cover the rest; for the best
 ``TOP_KEPT`` queens those gains are made exact by removing the squares the candidate
-covers too. Two last queens are paired directly: the second lies on the lines of two
-squares the first leaves uncovered, at most a dozen squares.
+covers too. By the same bound a queen whose gain is under that least gain is in no set
+below the node, so it is forbidden there. Two last queens are paired directly: the
+second lies on the lines of two squares the first leaves uncovered, at most a dozen
+squares.
 
 Symmetry: a set's key is ``(a, b, sorted squares)`` where ``a`` is its smallest square
 among those covering square 0 (row 0, column 0 and the main diagonal) and ``b`` its
@@ -43,7 +45,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from knight.queens.bits import (
     full_board,
@@ -79,8 +83,17 @@ SECOND = 64
 #: How many of a node's best queens CHILD_OVERLAP keeps (the fastest of the counts tried
 #: on sampled nodes of dominate 19 10 and on dominate 13 7: docs/queens.md).
 TOP_KEPT = 32
+#: Forbid below a node every queen whose gain is under the node's ``need``: with the
+#: ``r - 1`` best gains it cannot cover the rest, so no set below the node holds it (needs
+#: a bound, BOUND_TWO or BOUND_MORE, which finds ``need``). The branching square is then
+#: the one fewest of the remaining queens cover, and often one that none does.
+USELESS = 128
+#: The ideas a plan's nodes are listed with (:func:`nodes_at`). USELESS is left out: it
+#: changes which nodes are listed, and so the plan and its fingerprint, without changing
+#: what the units find.
+PLAN_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP | SECOND
 #: The ideas that paid (the others were slower or cut nothing more).
-DEFAULT_OPTS = FEWEST | BOUND_TWO | BOUND_MORE | CHILD_CUT | CHILD_OVERLAP | SECOND
+DEFAULT_OPTS = PLAN_OPTS | USELESS
 
 
 @lru_cache(maxsize=64)
@@ -162,6 +175,7 @@ class Levels(NamedTuple):
     scan_gains: np.ndarray  # int64[n*n]: their gains
     hist: np.ndarray  # int64[4n]: how many of them have each gain
     hist_start: np.ndarray  # int64[4n]: slot of the first kept queen of each gain
+    scan_count: np.ndarray  # int64[1]: queens in the last scan of _best_gains
 
 
 class Found(NamedTuple):
@@ -189,7 +203,30 @@ class Buffers(NamedTuple):
 # Speed (benchmarks/bench_baselines.py against the kernel before these tuples): a call
 # copies every array of a tuple argument and, in numba, may count references to each, so
 # the helpers called once or more per node that take Levels are inlined (inline="always"),
-# and the loop of _finish binds the arrays it uses once and passes them one by one.
+# and the loop of _finish binds the arrays it uses once and passes them one by one. The
+# arrays the search works on are borrowed (_borrowed): numba still counts references
+# where a helper takes an array, but on a borrowed one the count is a test of a null
+# pointer instead of an atomic increment and decrement (which took about a quarter of
+# the search's time).
+
+
+@intrinsic
+def _borrowed(typingctx, arrays):
+    """The tuple of arrays ``arrays`` without owners: the same data, shapes and strides, no
+    reference counts. Whoever borrows them keeps ``arrays`` alive while they are used."""
+    if not isinstance(arrays, types.BaseTuple) or not all(isinstance(t, types.Array) for t in arrays):
+        return None
+
+    def codegen(context, builder, signature, args):
+        out = args[0]
+        for i, ty in enumerate(signature.return_type):
+            arr = cgutils.create_struct_proxy(ty)(context, builder, value=builder.extract_value(out, i))
+            arr.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
+            arr.parent = context.get_constant_null(types.pyobject)
+            out = builder.insert_value(out, arr._getvalue(), i)
+        return out
+
+    return arrays(arrays), codegen
 
 
 @njit(nogil=True, cache=True)
@@ -419,6 +456,7 @@ def _best_gains(d, r, lines, lv):
             gains[m] = g
             hist[np.uint64(g)] += 1
             m += 1
+    lv.scan_count[0] = m
     # The r largest gains, from the counts (zeros when fewer queens).
     i = 0
     v = hist.shape[0] - 1
@@ -466,6 +504,18 @@ def _keep_best(d, lv):
             start[g] += 1
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _forbid_useless(d, lines, lv):
+    """USELESS: forbid at depth ``d`` the queens of the last :func:`_best_gains` scan whose
+    gain is under ``need[d]``."""
+    need = lv.need[d]
+    queens = lv.scan_queens
+    gains = lv.scan_gains
+    for j in range(lv.scan_count[0]):
+        if gains[j] < need:
+            _drop(d, queens[j], lv.allowed, lv.line_allowed, lines)
+
+
 @njit(nogil=True, cache=True)
 def _expand(d, k, cover, lines, lv, opts, fixed):
     """Prepare depth ``d``: set ``candidates[d]`` and ``need[d]``; return the node's state
@@ -485,22 +535,27 @@ def _expand(d, k, cover, lines, lv, opts, fixed):
         return BRANCH if avail >= r else DEAD
     if r == 0:
         return DEAD
-    u = _branch_square(d, lines, lv, opts, fixed)
-    if u < 0:
-        return DEAD
     if r == 1:
-        return _last_queens(d, u, cover, lines, lv)
+        u = _branch_square(d, lines, lv, opts, fixed)
+        return DEAD if u < 0 else _last_queens(d, u, cover, lines, lv)
     if (opts & BOUND_LINES) and not _lines_hold(d, r, lv):
         return DEAD
-    # Bound: the r best allowed queens must be able to cover the nu uncovered squares.
-    if (r == 2 and (opts & BOUND_TWO)) or (r > 2 and (opts & BOUND_MORE)):
+    # Bound: the r best allowed queens must be able to cover the nu uncovered squares. It
+    # comes before the branching square, which then counts only the queens USELESS leaves.
+    bound = (r == 2 and (opts & BOUND_TWO)) or (r > 2 and (opts & BOUND_MORE))
+    if bound:
         s = _best_gains(d, r, lines, lv)
         if s < nu:
             return DEAD
-        if r > 2 and (opts & CHILD_OVERLAP):
-            _keep_best(d, lv)
         # A child's queen must leave no more than its r - 1 successors can cover.
         lv.need[d] = nu - (s - lv.largest[r - 1])
+        if opts & USELESS:
+            _forbid_useless(d, lines, lv)
+    u = _branch_square(d, lines, lv, opts, fixed)
+    if u < 0:
+        return DEAD
+    if bound and r > 2 and (opts & CHILD_OVERLAP):
+        _keep_best(d, lv)
     for w in range(W):
         lv.candidates[d, w] = cover[u, w] & lv.allowed[d, w]
     return TWO_LEFT if r == 2 else BRANCH
@@ -744,6 +799,13 @@ def _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found):
 
 
 @njit(nogil=True, cache=True)
+def _keep_alive(lv, buf, tab):
+    """Nothing, but a use of the owners of the borrowed arrays after their last use (numba
+    frees an array after the last use of the name that owns it)."""
+    return lv[0].shape[0] + buf[0].shape[0] + tab[0].shape[0]
+
+
+@njit(nogil=True, cache=True)
 def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
     """Finish the nodes, or (``stop`` > 0) list the live nodes at depth ``stop``.
 
@@ -771,9 +833,12 @@ def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
         np.zeros(tab.cover.shape[0], dtype=np.int64),
         np.zeros(4 * (L + 2) // 6 + 1, dtype=np.int64),
         np.zeros(4 * (L + 2) // 6 + 1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
     n_squares = tab.cover.shape[0]
     buf = Buffers(np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(k, np.int32), np.zeros(n_squares, np.int64))
+    # The search works on borrowed arrays; lv, buf and tab own them until _keep_alive.
+    blv, bbuf, btab = _borrowed(lv), _borrowed(buf), _borrowed(tab)
     depth_out = stop if stop > 0 else 1
     found = Found(
         np.zeros(4, dtype=np.int64),
@@ -782,8 +847,9 @@ def run(tab, k, sym, node_chosen, node_forb, stop, keep, opts):
     )
     D = node_chosen.shape[1]
     for m in range(node_chosen.shape[0]):
-        _start(tab, lv, node_chosen[m], node_forb[m], buf.chosen)
-        found = _finish(D, k, tab, lv, buf, sym, stop, keep, opts, found)
+        _start(btab, blv, node_chosen[m], node_forb[m], bbuf.chosen)
+        found = _finish(D, k, btab, blv, bbuf, sym, stop, keep, opts, found)
+    _keep_alive(lv, buf, tab)
     solutions, classes, nodes, listed = found.counts
     return (
         solutions,
@@ -857,7 +923,7 @@ def root(n):
     return np.zeros((1, 0), dtype=np.int32), np.zeros((1, words(n)), dtype=np.uint64)
 
 
-def nodes_at(n, k, depth, *, sym=True, opts=DEFAULT_OPTS):
+def nodes_at(n, k, depth, *, sym=True, opts=PLAN_OPTS):
     """Live nodes at ``depth`` (1 <= depth <= k - 2), in search order: ``(chosen, forbidden)``.
 
     (The last two queens are placed together, so no node below depth k - 2 exists.)"""

@@ -76,7 +76,7 @@ SETS_VERSION = 1
 #: (its ``nodes`` count and CPU seconds) but never what it finds, such as a tighter exact
 #: bound or a cheaper node. Recorded in each unit for information; a unit searched under
 #: another nodes version is read back like any other.
-NODES_VERSION = 1
+NODES_VERSION = 2
 #: Version of the unit file layout (:func:`unit_record`).
 UNIT_FORMAT = 3
 
