@@ -171,8 +171,8 @@ def test_ctrl_c_stops_a_search_cleanly_and_it_resumes(tmp_path):
     from knight.queens.search import warm_up
 
     warm_up()  # compiled kernels in numba's cache: the commands below start searching at once
-    # Searches of 6 s or more on one worker, in units of seconds, interrupted 3 s in: the
-    # signal lands inside a kernel (on 2 workers dominate 14 8 can end within 5 s).
+    # Searches of 6 s or more on one worker (on two, dominate 14 8 can end in 4 s), in
+    # units of seconds, interrupted 3 s in: the signal lands inside a kernel.
     for args in (["place", "17"], ["dominate", "14", "8", "--tasks", "8"]):
         proc = _knight("queens", *args, "--workers", "1", cwd=tmp_path)
         time.sleep(3)
