@@ -293,9 +293,9 @@ def _child_fails(d, q, g, k, cover, lv):
         if most < target:
             break
         # A bit test rather than _has: a row view made in this loop counts references.
-        if x == q or (allowed[d, x >> 6] >> np.uint64(x & 63)) & _ONE == _ZERO:
-            continue
         xu = np.uint64(x)
+        if x == q or (allowed[d, xu >> np.uint64(6)] >> (xu & np.uint64(63))) & _ONE == _ZERO:
+            continue
         for w in range(W):
             gx -= np.int64(popcount(cover[xu, w] & cover[qu, w] & uncovered[d, w]))
         if gx > best[rr - 1]:
@@ -444,7 +444,9 @@ def _best_gains(d, r, lines, lv):
     gains = lv.scan_gains
     hist = lv.hist
     hist[:] = 0
-    m = 0
+    # Unsigned indices, here and in the passes over the scan: numba then indexes
+    # without the wrap-around of negative indices.
+    m = np.uint64(0)
     for w in range(W):
         x = allowed[w]
         while x != _ZERO:
@@ -455,7 +457,7 @@ def _best_gains(d, r, lines, lv):
             queens[m] = q
             gains[m] = g
             hist[np.uint64(g)] += 1
-            m += 1
+            m += np.uint64(1)
     lv.scan_count[0] = m
     # The r largest gains, from the counts (zeros when fewer queens).
     i = 0
@@ -496,7 +498,7 @@ def _keep_best(d, lv):
     for i in range(T):
         tq[i] = -1
         tg[i] = 0
-    for j in range(at + hist[0]):  # every queen of the scan
+    for j in range(np.uint64(at + hist[0])):  # every queen of the scan
         g = np.uint64(gains[j])
         if g > 0 and start[g] < T:
             tq[start[g]] = queens[j]
@@ -507,13 +509,37 @@ def _keep_best(d, lv):
 @njit(nogil=True, cache=True, inline="always")
 def _forbid_useless(d, lines, lv):
     """USELESS: forbid at depth ``d`` the queens of the last :func:`_best_gains` scan whose
-    gain is under ``need[d]``."""
+    gain is under ``need[d]`` (the scan holds every allowed queen). When most go (with
+    three queens left, nearly all do), the allowed squares are counted afresh from the
+    queens kept instead."""
     need = lv.need[d]
     queens = lv.scan_queens
     gains = lv.scan_gains
-    for j in range(lv.scan_count[0]):
-        if gains[j] < need:
-            _drop(d, queens[j], lv.allowed, lv.line_allowed, lines)
+    allowed = lv.allowed
+    line_allowed = lv.line_allowed
+    m = np.uint64(lv.scan_count[0])
+    hist = lv.hist
+    kept = 0
+    for v in range(max(need, 0), hist.shape[0]):
+        kept += hist[v]
+    if 2 * kept >= np.int64(m):
+        for j in range(m):
+            if gains[j] < need:
+                s = np.uint64(queens[j])
+                allowed[d, s >> np.uint64(6)] ^= _ONE << (s & np.uint64(63))
+                for i in range(4):
+                    line_allowed[d, lines[s, i]] -= 1
+        return
+    for w in range(allowed.shape[1]):
+        allowed[d, w] = _ZERO
+    for j in range(line_allowed.shape[1]):
+        line_allowed[d, j] = 0
+    for j in range(m):
+        if gains[j] >= need:
+            s = np.uint64(queens[j])
+            allowed[d, s >> np.uint64(6)] |= _ONE << (s & np.uint64(63))
+            for i in range(4):
+                line_allowed[d, lines[s, i]] += 1
 
 
 @njit(nogil=True, cache=True)

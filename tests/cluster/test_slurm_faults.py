@@ -3,18 +3,22 @@ uninterrupted run."""
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 from slurmkit import env, run, slurm_jobs, slurm_run_id, snakemake_cmd, submitted_in_log, tail, wait_for, write_config
 
-# One chunk of brute-force runs long enough (about 5 s of compute) to be cancelled inside.
-SWEEP = {"boards": [40], "starts": [[1, 1], [1, 2], [2, 1], [2, 2]], "engine": "brute", "chunk_runs": 10_000_000}
-RUNS = "results/runs/board=40x40/part-0000.parquet"
+# One chunk of brute-force runs, 9 starts x 40,320 orders on 80x80: about 12 s of one core,
+# so a cancel sent 2 CPU-seconds into the script lands inside the computation.
+STARTS = [[r, c] for r in (1, 2, 3) for c in (1, 2, 3)]  # every board of the default config has them
+SWEEP = {"boards": [80], "starts": STARTS, "engine": "brute", "chunk_runs": 10_000_000}
+RUNS = "results/runs/board=80x80/part-0000.parquet"
+INSIDE_CPU_S = 2.0  # the script's imports take about 1 CPU-second
 
 
-def chunk_script_running(workdir: Path) -> bool:
-    """Whether a process of ``workdir``'s run is executing the sweep_chunk script."""
+def chunk_script_cpu(workdir: Path) -> float | None:
+    """CPU seconds used so far by the process of ``workdir``'s run executing the sweep_chunk
+    script, or None when no such process runs."""
+    tick = os.sysconf("SC_CLK_TCK")
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -24,8 +28,12 @@ def chunk_script_running(workdir: Path) -> bool:
         except OSError:
             continue
         if b"sweep_chunk.py" in cmdline and cwd == str(workdir):
-            return True
-    return False
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return None
 
 
 def test_cancelled_job_fails_and_a_rerun_gives_identical_results(slurm, tmp_path_factory):
@@ -43,9 +51,12 @@ def test_cancelled_job_fails_and_a_rerun_gives_identical_results(slurm, tmp_path
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env())
         try:
-            wait_for(lambda: chunk_script_running(work), 120, "the sweep_chunk script to start in its Slurm job")
-            time.sleep(2)  # inside the chunk's computation
-            assert chunk_script_running(work)
+            wait_for(
+                lambda: (chunk_script_cpu(work) or 0) >= INSIDE_CPU_S,
+                120,
+                f"the sweep_chunk script of the Slurm job to use {INSIDE_CPU_S} CPU-seconds",
+                interval=0.05,
+            )
             (jid,) = submitted_in_log(log).values()
             subprocess.run(["scancel", jid], check=True)
             proc.wait(timeout=120)
