@@ -306,6 +306,11 @@ def test_cli_json_and_errors(capsys, tmp_path, monkeypatch):
     assert stored == ["plan.json", "unit-00002.json"]
     assert main(["queens", "dominate", "11", "7", "--tasks", "8", "--unit", "2", "--unit", "3", "--store", "u"]) == 0
     assert "1 of 2 unit(s) searched, 1 read back" in capsys.readouterr().out
+    # Without --tasks, a store cut for this search is resumed as it was cut (8 units).
+    assert main(["queens", "dominate", "11", "7", "--unit", "3", "--store", "u"]) == 0
+    assert "0 of 1 unit(s) searched, 1 read back" in capsys.readouterr().out
+    assert main(["queens", "dominate", "11", "6", "--unit", "3", "--store", "u"]) == 2
+    assert "the store of another search (dominate n=11 k=7, 8 units" in capsys.readouterr().err
     assert main(["queens", "place", "8", "--json", "--workers", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"n", "solutions", "classes", "seconds"}

@@ -33,9 +33,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tasks",
         type=int,
-        default=DEFAULT_TASKS,
+        default=None,
         metavar="T",
-        help=f"tasks the search is split into (default {DEFAULT_TASKS})",
+        help=f"tasks the search is split into (default {DEFAULT_TASKS}; "
+        "for dominate with --store, the units of the store's plan of this search)",
     )
     p.add_argument(
         "--scheduler", default=None, metavar="ADDRESS", help="existing Dask scheduler to use instead of a local cluster"
@@ -119,13 +120,16 @@ def register(subparsers) -> None:
 
 
 def _check(args: argparse.Namespace):
-    """``(workers, store or None, output or None)`` after checking every argument and
-    output path, before any search (one-line ValueError naming the bad one)."""
+    """``(workers, tasks, store or None, output or None)`` after checking every argument
+    and output path, before any search (one-line ValueError naming the bad one)."""
     from knight.commands import output_path
     from knight.queens.checks import MAX_DOMINATE_N, MAX_PLACE_N, check_k, check_n, check_tasks, check_workers
+    from knight.queens.parallel import DEFAULT_TASKS
 
     workers = check_workers(args.workers)
-    check_tasks(args.tasks)
+    if args.tasks is not None:
+        check_tasks(args.tasks)
+    tasks = args.tasks
     store = None
     if args.queens_command == "dominate":
         check_k(args.k, check_n(args.n, limit=MAX_DOMINATE_N))
@@ -141,10 +145,15 @@ def _check(args: argparse.Namespace):
             raise ValueError("--stop-after needs --store DIR (where the finished units are kept)")
         if args.stop_after is not None and not args.stop_after > 0:
             raise ValueError(f"--stop-after must be a positive number of seconds, got {args.stop_after}")
+        if tasks is None and store is not None:
+            from knight.queens.units import stored_units
+
+            # A store already cut for this search is resumed as it was cut, not refused.
+            tasks = stored_units(store, "dominate", args.n, args.k)
     else:
         check_n(args.n, limit=MAX_PLACE_N)
     output = None if args.output is None else output_path("--output", args.output, suffix=".parquet")
-    return workers, store, output
+    return workers, DEFAULT_TASKS if tasks is None else tasks, store, output
 
 
 class _Status:
@@ -173,7 +182,7 @@ def _run(args: argparse.Namespace) -> int:
 
     # Validate before starting a cluster: a bad n or k fails in well under a second.
     t_start = time.time()
-    workers, store, output = _check(args)
+    workers, tasks, store, output = _check(args)
     dominating = args.queens_command == "dominate"
     sets_path = getattr(args, "sets", None)
     keep = output is not None or sets_path is not None
@@ -183,13 +192,13 @@ def _run(args: argparse.Namespace) -> int:
     def search(client=None):
         from knight.runtime.progress import Progress
 
-        with Progress(args.tasks, f"queens {args.queens_command} {args.n}") as bar:
+        with Progress(tasks, f"queens {args.queens_command} {args.n}") as bar:
             if dominating:
                 return dominate(
                     args.n,
                     args.k,
                     workers=workers,
-                    tasks=args.tasks,
+                    tasks=tasks,
                     keep=keep,
                     client=client,
                     progress=bar,
@@ -198,7 +207,7 @@ def _run(args: argparse.Namespace) -> int:
                     stop_at=stop_at,
                     report=None if store is None else _Status(f"queens dominate {args.n} {args.k}"),
                 )
-            return place(args.n, workers=workers, tasks=args.tasks, keep=keep, client=client, progress=bar)
+            return place(args.n, workers=workers, tasks=tasks, keep=keep, client=client, progress=bar)
 
     from knight.queens.search import warm_up
 

@@ -477,6 +477,29 @@ class Store:
             tmp.write_text(json.dumps(record) + "\n")
 
 
+def stored_units(folder: str | os.PathLike, problem: str, n: int, k: int) -> int | None:
+    """The number of units of the plan in ``folder``'s ``plan.json`` when that plan is of
+    this search (``problem``, ``n``, ``k``), else None (no folder or plan, an unreadable
+    one, another search's). Only the count: :class:`Store` still checks the whole plan.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> stored_units(folder, "dominate", 8, 5) is None
+    True
+    >>> _ = Store(folder, make_plan(8, 5, 8))  # writes the plan of 8 units
+    >>> stored_units(folder, "dominate", 8, 5), stored_units(folder, "dominate", 9, 5)
+    (8, None)
+    """
+    try:
+        info = json.loads((Path(folder) / "plan.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(info, dict) or (info.get("problem"), info.get("n"), info.get("k")) != (problem, n, k):
+        return None
+    units = info.get("units")
+    return units if isinstance(units, int) and not isinstance(units, bool) and units >= 1 else None
+
+
 _ADVICE = "use another folder or remove it"
 
 
